@@ -1,0 +1,83 @@
+import type { CommandEntry } from './command.js';
+
+/** Every command, with its help text; modules load only when their command runs. */
+export const COMMANDS: readonly CommandEntry[] = [
+  {
+    name: 'validate',
+    summary: 'Check skills against the Agent Skills specification',
+    help: `Usage: skillhost validate [options] PATH...
+
+Check skills against the Agent Skills specification.
+
+Each PATH is a skill directory, a SKILL.md file, or a folder holding skill
+directories at any depth (.git and node_modules are skipped). Strict by default:
+every rule of the specification is an error, as in the reference validator.
+
+Options:
+  --lenient               Validate as runtime loading does: only what makes a
+                          skill unusable is an error; the rest are warnings
+  --format text|json|github
+                          Output format (default: text)
+  --json                  Same as --format json
+  --max-depth N           Deepest folder level searched below a PATH (default 8)
+  --no-follow-symlinks    Do not follow symbolically linked directories
+  -h, --help              Show this help
+
+Output:
+  text    compiler-style diagnostics (file:line:col, severity, code, message,
+          an excerpt with a caret, a hint) and a summary line; colour on a TTY
+  json    {"results": [{"path", "valid", "diagnostics", "properties"}],
+           "summary": {"skills", "valid", "invalid"}}
+  github  GitHub Actions annotations (::error file=...,line=...::message)
+
+Exit codes:
+  0  every skill is valid (warnings allowed)
+  1  at least one skill is invalid, or a PATH holds no skill
+  2  usage error, or a PATH that does not exist or cannot be read`,
+    load: async () => import('./commands/validate.js'),
+  },
+  {
+    name: 'read-properties',
+    summary: "Print a skill's properties as JSON (reference format)",
+    help: `Usage: skillhost read-properties PATH
+
+Print a skill's frontmatter properties as JSON, in the shape of the reference
+validator's read-properties: name and description (trimmed), then license,
+compatibility and allowed-tools when present, and metadata when not empty.
+PATH is a skill directory or its SKILL.md. The skill is parsed, not validated:
+use skillhost validate for that.
+
+Options:
+  -h, --help   Show this help
+
+Exit codes:
+  0  printed
+  1  the skill cannot be parsed, or has no usable name or description
+  2  usage error, or PATH does not exist`,
+    load: async () => import('./commands/read-properties.js'),
+  },
+  {
+    name: 'to-prompt',
+    summary: 'Print the <available_skills> XML block for a system prompt',
+    help: `Usage: skillhost to-prompt PATH...
+
+Print the <available_skills> XML block that lists each skill's name, description
+and SKILL.md location, byte for byte as the reference validator's to-prompt.
+Each PATH is a skill directory, its SKILL.md, or a folder holding skills (its
+skills are listed in sorted order; those that cannot be read are skipped with a
+message on stderr).
+
+Options:
+  -h, --help   Show this help
+
+Exit codes:
+  0  printed
+  1  a skill given directly cannot be read
+  2  usage error, or a PATH does not exist`,
+    load: async () => import('./commands/to-prompt.js'),
+  },
+];
+
+export function findCommand(name: string): CommandEntry | undefined {
+  return COMMANDS.find((command) => command.name === name);
+}

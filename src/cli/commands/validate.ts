@@ -1,0 +1,39 @@
+import { validateSkillPaths } from '../../index.js';
+import { integerOption, parseArgs, UsageError } from '../args.js';
+import type { CommandContext } from '../command.js';
+import { formatGithubReport, formatJsonReport, formatTextReport } from '../format.js';
+import { createStyle } from '../style.js';
+
+const formats = new Set(['text', 'json', 'github']);
+
+export function run({ argv, io, deps }: CommandContext): number {
+  const { options, positionals } = parseArgs(argv, {
+    json: { type: 'boolean' },
+    lenient: { type: 'boolean' },
+    format: { type: 'string' },
+    'max-depth': { type: 'string' },
+    'follow-symlinks': { type: 'boolean', negatable: true },
+  });
+  if (positionals.length === 0) throw new UsageError('validate needs at least one PATH');
+  const format = options.json === true ? 'json' : String(options.format ?? 'text');
+  if (!formats.has(format)) {
+    throw new UsageError(`unknown format '${format}' (use text, json or github)`);
+  }
+  if (options.json === true && options.format !== undefined && options.format !== 'json') {
+    throw new UsageError(`--json contradicts --format ${String(options.format)}`);
+  }
+  const maxDepth = integerOption(options['max-depth'], 'max-depth', 8);
+  const report = validateSkillPaths(
+    positionals.map((path) => deps.resolvePath(deps.cwd, path)),
+    {
+      fs: deps.fs,
+      mode: options.lenient === true ? 'lenient' : 'strict',
+      walk: { maxDepth, followSymlinks: options['follow-symlinks'] !== false },
+    },
+  );
+  if (format === 'json') io.stdout.write(formatJsonReport(report));
+  else if (format === 'github') io.stdout.write(formatGithubReport(report, deps.cwd));
+  else io.stdout.write(formatTextReport(report, deps.cwd, createStyle(io.stdout, deps.env)));
+  if (report.unreadablePaths) return 2;
+  return report.summary.invalid > 0 ? 1 : 0;
+}

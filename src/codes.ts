@@ -1,0 +1,354 @@
+/**
+ * The one catalogue of codes used by diagnostics and errors. Every code has a one-line summary
+ * (what went wrong) and a hint (how to fix it). Codes are stable: renaming one is a breaking change.
+ */
+
+export type CodeCategory =
+  | 'path'
+  | 'file'
+  | 'encoding'
+  | 'structure'
+  | 'yaml'
+  | 'field'
+  | 'body'
+  | 'portability'
+  | 'usage'
+  | 'runtime';
+
+export interface CodeInfo {
+  readonly category: CodeCategory;
+  readonly summary: string;
+  readonly hint: string;
+}
+
+function code(category: CodeCategory, summary: string, hint: string): CodeInfo {
+  return { category, summary, hint };
+}
+
+export const CODES = {
+  // Paths and trees
+  PATH_NOT_FOUND: code(
+    'path',
+    'The path does not exist.',
+    'Check the spelling and that the path exists.',
+  ),
+  PATH_UNREADABLE: code(
+    'path',
+    'The path exists but cannot be read.',
+    'Check its permissions, or that it is a directory or a SKILL.md file.',
+  ),
+  NO_SKILLS_FOUND: code(
+    'path',
+    'No SKILL.md was found under the path.',
+    'Point at a skill directory, its SKILL.md, or a folder that holds skill directories.',
+  ),
+  WALK_DEPTH_LIMIT: code(
+    'path',
+    'A directory was not searched because it is deeper than the depth limit.',
+    'Point at a folder closer to the skills, or raise the depth limit.',
+  ),
+  WALK_DIRECTORY_LIMIT: code(
+    'path',
+    'The search stopped because it reached the directory limit.',
+    'Point at a smaller folder, or raise the directory limit.',
+  ),
+  WALK_SYMLINK_LOOP: code(
+    'path',
+    'A symbolic link leads back into a directory already searched; it was skipped.',
+    'Remove the looping link, or point at the real directory.',
+  ),
+  WALK_SYMLINK_SKIPPED: code(
+    'path',
+    'A symbolically linked directory was not followed.',
+    'Enable following symbolic links, or point at the real directory.',
+  ),
+  WALK_UNREADABLE_DIRECTORY: code(
+    'path',
+    'A directory could not be listed and was skipped.',
+    'Check its permissions.',
+  ),
+
+  // The SKILL.md file itself
+  SKILL_FILE_MISSING: code(
+    'file',
+    'The directory has no SKILL.md.',
+    'Create SKILL.md with a frontmatter block that has name and description.',
+  ),
+  SKILL_FILE_LOWERCASE: code(
+    'portability',
+    'The skill file is named skill.md; the specification names it SKILL.md.',
+    'Rename skill.md to SKILL.md; some clients only look for the upper-case name.',
+  ),
+  SKILL_FILE_NOT_REGULAR: code(
+    'file',
+    'SKILL.md is not a regular file (a directory, FIFO, socket or device).',
+    'Replace it with a regular text file.',
+  ),
+  SKILL_FILE_SYMLINK_ESCAPE: code(
+    'file',
+    'SKILL.md is a symbolic link to a file outside the skill directory; it was not read.',
+    'Copy the file into the skill directory instead of linking to it.',
+  ),
+  SKILL_FILE_SYMLINK_BROKEN: code(
+    'file',
+    'SKILL.md is a symbolic link that leads nowhere (missing target or a loop).',
+    'Fix or remove the link.',
+  ),
+  SKILL_FILE_TOO_LARGE: code(
+    'file',
+    'SKILL.md is larger than the size limit.',
+    'Move details into references/ files and keep SKILL.md short.',
+  ),
+  SKILL_FILE_UNREADABLE: code('file', 'SKILL.md could not be read.', 'Check its permissions.'),
+
+  // Encoding
+  TEXT_NOT_UTF8: code(
+    'encoding',
+    'The file is not valid UTF-8 text.',
+    'Save the file as UTF-8; binary files cannot be skills.',
+  ),
+  TEXT_NUL_BYTE: code(
+    'encoding',
+    'The file contains a NUL byte, so it is not text.',
+    'Remove the NUL byte; binary files cannot be skills.',
+  ),
+  TEXT_BOM: code(
+    'portability',
+    'The file starts with a UTF-8 byte order mark; it was ignored.',
+    'Save the file as UTF-8 without a BOM; some clients reject it.',
+  ),
+
+  // Structure
+  FILE_EMPTY: code(
+    'structure',
+    'The file is empty.',
+    'Start the file with a --- line, the frontmatter, and a closing --- line.',
+  ),
+  FRONTMATTER_MISSING: code(
+    'structure',
+    'The file does not start with a --- line.',
+    'Make the very first line of SKILL.md exactly ---.',
+  ),
+  FRONTMATTER_UNCLOSED: code(
+    'structure',
+    'The frontmatter has no closing --- line.',
+    'Add a line that is exactly --- after the last frontmatter field.',
+  ),
+  FRONTMATTER_TOO_LARGE: code(
+    'structure',
+    'The frontmatter is larger than the size limit.',
+    'Keep the frontmatter to the few fields the specification defines.',
+  ),
+  FRONTMATTER_NOT_MAPPING: code(
+    'structure',
+    'The frontmatter is not a mapping of fields.',
+    'Write the frontmatter as key: value lines, starting with name and description.',
+  ),
+
+  // YAML
+  YAML_SYNTAX: code(
+    'yaml',
+    'The frontmatter is not valid YAML.',
+    'Quote values that contain ": " or start with a special character, e.g. description: "a: b".',
+  ),
+  YAML_DUPLICATE_KEY: code(
+    'yaml',
+    'A key appears twice in the same mapping.',
+    'Keep one of the two entries.',
+  ),
+  YAML_ANCHOR_OR_ALIAS: code(
+    'yaml',
+    'YAML anchors (&) and aliases (*) are not allowed in frontmatter.',
+    'Write the value out in full.',
+  ),
+  YAML_TAG: code(
+    'yaml',
+    'YAML tags (!, !!) are not allowed in frontmatter.',
+    'Remove the tag; every value is read as text.',
+  ),
+  YAML_DIRECTIVE: code(
+    'yaml',
+    'YAML directives (%YAML, %TAG) are not allowed in frontmatter.',
+    'Remove the directive line.',
+  ),
+  YAML_TOO_DEEP: code(
+    'yaml',
+    'The frontmatter nests deeper than the limit.',
+    'Flatten the structure; the specification only needs one level under metadata.',
+  ),
+  YAML_COMPLEX_KEY: code(
+    'yaml',
+    'A mapping key is not a plain text value.',
+    'Use plain text keys.',
+  ),
+  YAML_FLOW_STYLE: code(
+    'portability',
+    'Flow-style YAML ([a, b] or {a: b}) is valid YAML but the reference validator rejects it.',
+    'Write lists and maps in block style, one entry per line.',
+  ),
+
+  // Fields
+  FIELD_UNKNOWN: code(
+    'field',
+    'The frontmatter has a field the specification does not define.',
+    'Remove it, or move it under metadata.',
+  ),
+  FIELD_CLIENT_SPECIFIC: code(
+    'portability',
+    'The field is understood by some clients only; the specification does not define it.',
+    'Move it under metadata, or accept that other clients ignore it.',
+  ),
+  NAME_MISSING: code(
+    'field',
+    'The required field name is missing.',
+    'Add name: with the skill directory name, e.g. name: pdf-processing.',
+  ),
+  NAME_NOT_STRING: code(
+    'field',
+    'The field name is not a text value.',
+    'Write name as one line of text, e.g. name: pdf-processing.',
+  ),
+  NAME_EMPTY: code('field', 'The field name is empty.', 'Set name to the skill directory name.'),
+  NAME_TOO_LONG: code(
+    'field',
+    'The name is longer than 64 characters.',
+    'Shorten the name (and the directory) to at most 64 characters.',
+  ),
+  NAME_NOT_LOWERCASE: code(
+    'field',
+    'The name has upper-case letters.',
+    'Use lower-case letters, digits and hyphens only.',
+  ),
+  NAME_HYPHEN_EDGE: code(
+    'field',
+    'The name starts or ends with a hyphen.',
+    'Remove the leading or trailing hyphen.',
+  ),
+  NAME_CONSECUTIVE_HYPHENS: code(
+    'field',
+    'The name has two hyphens in a row.',
+    'Use single hyphens between words.',
+  ),
+  NAME_INVALID_CHARACTERS: code(
+    'field',
+    'The name has characters other than letters, digits and hyphens.',
+    'Replace spaces, underscores and punctuation with hyphens.',
+  ),
+  NAME_DIRECTORY_MISMATCH: code(
+    'field',
+    'The name differs from the name of the skill directory.',
+    'Rename the directory or change name so that they are equal.',
+  ),
+  NAME_NOT_ASCII: code(
+    'portability',
+    'The name passes the Unicode rule but not the a-z, 0-9 and - rule that some clients apply.',
+    'Use ASCII lower-case letters, digits and hyphens for the widest support.',
+  ),
+  NAME_NOT_NORMALIZED: code(
+    'portability',
+    'The name changes when trimmed and NFKC-normalised.',
+    'Write the name in its normalised form.',
+  ),
+  DESCRIPTION_MISSING: code(
+    'field',
+    'The required field description is missing.',
+    'Add description: saying what the skill does and when to use it.',
+  ),
+  DESCRIPTION_NOT_STRING: code(
+    'field',
+    'The field description is not a text value.',
+    'Write description as text; use > for a long, folded description.',
+  ),
+  DESCRIPTION_EMPTY: code(
+    'field',
+    'The field description is empty.',
+    'Say what the skill does and when to use it.',
+  ),
+  DESCRIPTION_TOO_LONG: code(
+    'field',
+    'The description is longer than 1024 characters.',
+    'Shorten it; move details into the body of SKILL.md.',
+  ),
+  LICENSE_NOT_STRING: code(
+    'field',
+    'The field license is not a text value.',
+    'Write an SPDX identifier or the name of a bundled licence file.',
+  ),
+  COMPATIBILITY_NOT_STRING: code(
+    'field',
+    'The field compatibility is not a text value.',
+    'Write the environment requirements as one text value.',
+  ),
+  COMPATIBILITY_TOO_LONG: code(
+    'field',
+    'The compatibility text is longer than 500 characters.',
+    'Shorten it to the essential requirements.',
+  ),
+  COMPATIBILITY_EMPTY: code(
+    'field',
+    'The field compatibility is empty.',
+    'Remove the field or state the requirements.',
+  ),
+  METADATA_NOT_MAPPING: code(
+    'field',
+    'The field metadata is not a mapping.',
+    'Write metadata as indented key: value lines.',
+  ),
+  METADATA_VALUE_NOT_STRING: code(
+    'field',
+    'A metadata value is not a text value.',
+    'Quote the value or join the list into one string, e.g. tags: "a, b".',
+  ),
+  ALLOWED_TOOLS_NOT_STRING: code(
+    'field',
+    'The field allowed-tools is not one text value.',
+    'Write the tools as one space-separated string, e.g. allowed-tools: Read Bash(git:*).',
+  ),
+
+  // Body
+  BODY_EMPTY: code(
+    'body',
+    'The body of SKILL.md is empty.',
+    'Write the instructions the agent follows when the skill is active.',
+  ),
+  BODY_TOO_MANY_LINES: code(
+    'portability',
+    'The body is longer than 500 lines.',
+    'Move detailed material into references/ and link to it.',
+  ),
+  BODY_TOO_MANY_TOKENS: code(
+    'portability',
+    'The body is longer than about 5000 tokens.',
+    'Move detailed material into references/ and link to it.',
+  ),
+  LINK_BROKEN: code(
+    'portability',
+    'A relative link in the body points to a file that does not exist in the skill.',
+    'Fix the path, or add the file to the skill.',
+  ),
+  LINK_OUTSIDE_SKILL: code(
+    'portability',
+    'A relative link in the body points outside the skill directory.',
+    'Copy what it points to into the skill; files outside it are not shipped with the skill.',
+  ),
+
+  // CLI and runtime
+  USAGE: code('usage', 'The command line is not valid.', 'Run the command with --help.'),
+  SKILL_INVALID: code(
+    'runtime',
+    'The skill has errors and cannot be loaded.',
+    'Run skillhost validate on it and fix the errors it lists.',
+  ),
+  PROPERTIES_UNAVAILABLE: code(
+    'runtime',
+    'The skill properties could not be read.',
+    'Make sure SKILL.md parses and has a name and a description.',
+  ),
+} as const satisfies Record<string, CodeInfo>;
+
+export type Code = keyof typeof CODES;
+
+/** Looks up a code's summary and fix hint. */
+export function describeCode(code: Code): CodeInfo {
+  return CODES[code];
+}

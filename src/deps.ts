@@ -1,0 +1,75 @@
+/**
+ * The seams through which the library touches the outside world. The core never imports
+ * `node:*`: it receives these, and `skillhost/node` provides real implementations.
+ */
+
+export type EntryKind = 'file' | 'directory' | 'symlink' | 'fifo' | 'socket' | 'device' | 'other';
+
+export interface DirectoryEntry {
+  readonly name: string;
+  /** The kind of the entry itself (a symbolic link is reported as `symlink`). */
+  readonly kind: EntryKind;
+}
+
+export interface FileStatus {
+  readonly kind: EntryKind;
+  readonly size: number;
+  readonly mtimeMs: number;
+  readonly device: number;
+  readonly inode: number;
+  readonly links: number;
+}
+
+export type ListProblem = 'missing' | 'not-directory' | 'unreadable';
+
+export type ListResult =
+  | { readonly ok: true; readonly entries: readonly DirectoryEntry[] }
+  | { readonly ok: false; readonly problem: ListProblem; readonly message: string };
+
+export type ReadProblem =
+  | 'missing'
+  | 'not-regular'
+  | 'symlink-escape'
+  | 'symlink-broken'
+  | 'too-large'
+  | 'unreadable';
+
+export type ReadResult =
+  | {
+      readonly ok: true;
+      readonly bytes: Uint8Array;
+      readonly status: FileStatus;
+      /** True when only the first `maxBytes` were read because `allowPartial` was set. */
+      readonly partial: boolean;
+    }
+  | {
+      readonly ok: false;
+      readonly problem: ReadProblem;
+      /** A message about the file; never holds file content. */
+      readonly message: string;
+      readonly kind?: EntryKind;
+    };
+
+export interface ReadWithinOptions {
+  /** Most bytes to read; a larger file is refused as `too-large` unless `allowPartial`. */
+  readonly maxBytes: number;
+  /** Read the first `maxBytes` bytes of a larger file instead of refusing it. */
+  readonly allowPartial?: boolean;
+  /** The entry's kind if a directory listing already told it (saves opening a FIFO or device). */
+  readonly knownKind?: EntryKind;
+}
+
+/**
+ * File access for skills. `readFileWithin` is the one safe routine for reading skill files:
+ * it opens, then verifies what it opened (a regular file inside `root`), and caps the bytes
+ * while reading.
+ */
+export interface SkillFileSystem {
+  listDirectory(path: string): ListResult;
+  /** Status of a path; `follow` decides whether a final symbolic link is followed. */
+  status(path: string, follow: boolean): FileStatus | undefined;
+  /** The canonical path with every symbolic link resolved, or undefined when it cannot be resolved. */
+  realPath(path: string): string | undefined;
+  /** Reads `relativePath` (POSIX, already checked to stay below root) from inside `root`. */
+  readFileWithin(root: string, relativePath: string, options: ReadWithinOptions): ReadResult;
+}

@@ -1,0 +1,277 @@
+import {
+  closeSync,
+  constants,
+  type Dirent,
+  existsSync,
+  fstatSync,
+  lstatSync,
+  openSync,
+  readdirSync,
+  readlinkSync,
+  readSync,
+  realpathSync,
+  type Stats,
+  statSync,
+} from 'node:fs';
+import { isAbsolute, join, relative } from 'node:path';
+import type {
+  DirectoryEntry,
+  EntryKind,
+  FileStatus,
+  ListResult,
+  ReadResult,
+  ReadWithinOptions,
+  SkillFileSystem,
+} from '../deps.js';
+
+const OPEN_FLAGS = constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0) | (constants.O_NONBLOCK ?? 0);
+const procFd = existsSync('/proc/self/fd');
+
+function kindOfStats(stats: Stats): EntryKind {
+  if (stats.isFile()) return 'file';
+  if (stats.isDirectory()) return 'directory';
+  if (stats.isSymbolicLink()) return 'symlink';
+  if (stats.isFIFO()) return 'fifo';
+  if (stats.isSocket()) return 'socket';
+  if (stats.isCharacterDevice() || stats.isBlockDevice()) return 'device';
+  return 'other';
+}
+
+function kindOfDirent(entry: Dirent): EntryKind {
+  if (entry.isFile()) return 'file';
+  if (entry.isDirectory()) return 'directory';
+  if (entry.isSymbolicLink()) return 'symlink';
+  if (entry.isFIFO()) return 'fifo';
+  if (entry.isSocket()) return 'socket';
+  if (entry.isCharacterDevice() || entry.isBlockDevice()) return 'device';
+  return 'other';
+}
+
+function toStatus(stats: Stats): FileStatus {
+  return {
+    kind: kindOfStats(stats),
+    size: stats.size,
+    mtimeMs: stats.mtimeMs,
+    device: stats.dev,
+    inode: stats.ino,
+    links: stats.nlink,
+  };
+}
+
+function errorCode(error: unknown): string {
+  return typeof error === 'object' && error !== null && 'code' in error
+    ? String((error as { code: unknown }).code)
+    : 'UNKNOWN';
+}
+
+/** True when `child` is `parent` or below it, by path relation (not string prefix). */
+export function isInside(parent: string, child: string): boolean {
+  const rel = relative(parent, child);
+  return rel === '' || (!rel.startsWith('..') && !isAbsolute(rel));
+}
+
+function describeKind(kind: EntryKind): string {
+  switch (kind) {
+    case 'directory':
+      return 'a directory';
+    case 'fifo':
+      return 'a FIFO (named pipe)';
+    case 'socket':
+      return 'a socket';
+    case 'device':
+      return 'a device';
+    default:
+      return 'not a regular file';
+  }
+}
+
+function notRegular(kind: EntryKind): ReadResult {
+  return { ok: false, problem: 'not-regular', message: `It is ${describeKind(kind)}`, kind };
+}
+
+/** Reads from an open descriptor, never more than maxBytes + 1 bytes. */
+function readBounded(
+  fd: number,
+  sizeHint: number,
+  maxBytes: number,
+): { bytes: Buffer; over: boolean } {
+  const cap = maxBytes + 1;
+  let buffer = Buffer.allocUnsafe(Math.min(cap, Math.max(sizeHint + 1, 512)));
+  let filled = 0;
+  for (;;) {
+    if (filled === buffer.length) {
+      if (buffer.length >= cap) break;
+      const grown = Buffer.allocUnsafe(Math.min(cap, buffer.length * 2));
+      buffer.copy(grown, 0, 0, filled);
+      buffer = grown;
+    }
+    const count = readSync(fd, buffer, filled, buffer.length - filled, null);
+    if (count === 0) break;
+    filled += count;
+  }
+  return { bytes: buffer.subarray(0, Math.min(filled, maxBytes)), over: filled > maxBytes };
+}
+
+function openFailure(error: unknown): ReadResult {
+  const code = errorCode(error);
+  if (code === 'ENOENT' || code === 'ENOTDIR') {
+    return { ok: false, problem: 'missing', message: 'No such file' };
+  }
+  if (code === 'ENXIO') return notRegular('socket');
+  if (code === 'EACCES' || code === 'EPERM') {
+    return { ok: false, problem: 'unreadable', message: 'Permission denied' };
+  }
+  return { ok: false, problem: 'unreadable', message: `Cannot open it (${code})` };
+}
+
+/** Resolves a path through its symbolic links and opens the result only if it stays in root. */
+function openThroughLinks(root: string, target: string): { fd: number } | ReadResult {
+  let real: string;
+  let realRoot: string;
+  try {
+    realRoot = realpathSync.native(root);
+  } catch (error) {
+    return openFailure(error);
+  }
+  try {
+    real = realpathSync.native(target);
+  } catch (error) {
+    const code = errorCode(error);
+    if (code === 'ENOENT' || code === 'ELOOP' || code === 'ENOTDIR') {
+      const isLink = lstatSync(target, { throwIfNoEntry: false })?.isSymbolicLink() === true;
+      return isLink
+        ? {
+            ok: false,
+            problem: 'symlink-broken',
+            message: 'The symbolic link leads nowhere (missing target or loop)',
+          }
+        : { ok: false, problem: 'missing', message: 'No such file' };
+    }
+    return openFailure(error);
+  }
+  if (!isInside(realRoot, real)) {
+    return {
+      ok: false,
+      problem: 'symlink-escape',
+      message: 'A symbolic link leads outside the skill directory',
+    };
+  }
+  let fd: number;
+  try {
+    fd = openSync(real, OPEN_FLAGS);
+  } catch (error) {
+    return openFailure(error);
+  }
+  // Verify that what was opened is what was checked: a path swapped between the check and the
+  // open (a directory replaced by a link) is caught here.
+  let opened: string | undefined;
+  try {
+    opened = procFd ? readlinkSync(`/proc/self/fd/${fd}`) : undefined;
+  } catch {
+    opened = undefined;
+  }
+  if (opened !== undefined && opened !== real) {
+    closeSync(fd);
+    return {
+      ok: false,
+      problem: 'symlink-escape',
+      message: 'The file changed while it was opened; it was not read',
+    };
+  }
+  if (opened === undefined) {
+    const expected = statSync(real, { throwIfNoEntry: false });
+    const actual = fstatSync(fd);
+    if (expected === undefined || expected.ino !== actual.ino || expected.dev !== actual.dev) {
+      closeSync(fd);
+      return {
+        ok: false,
+        problem: 'symlink-escape',
+        message: 'The file changed while it was opened; it was not read',
+      };
+    }
+  }
+  return { fd };
+}
+
+function readFileWithin(
+  root: string,
+  relativePath: string,
+  options: ReadWithinOptions,
+): ReadResult {
+  const known = options.knownKind;
+  if (known !== undefined && known !== 'file' && known !== 'symlink') return notRegular(known);
+  const target = relativePath === '' ? root : join(root, relativePath);
+  let fd: number | undefined;
+  if (!relativePath.includes('/')) {
+    try {
+      fd = openSync(target, OPEN_FLAGS);
+    } catch (error) {
+      if (errorCode(error) !== 'ELOOP') return openFailure(error);
+    }
+  }
+  if (fd === undefined) {
+    const opened = openThroughLinks(root, target);
+    if (!('fd' in opened)) return opened;
+    fd = opened.fd;
+  }
+  try {
+    const stats = fstatSync(fd);
+    if (!stats.isFile()) return notRegular(kindOfStats(stats));
+    const { bytes, over } = readBounded(fd, stats.size, options.maxBytes);
+    if (over && options.allowPartial !== true) {
+      return {
+        ok: false,
+        problem: 'too-large',
+        message: `It is larger than the ${options.maxBytes}-byte limit`,
+      };
+    }
+    return { ok: true, bytes, status: toStatus(stats), partial: over };
+  } catch (error) {
+    return { ok: false, problem: 'unreadable', message: `Cannot read it (${errorCode(error)})` };
+  } finally {
+    closeSync(fd);
+  }
+}
+
+function listDirectory(path: string): ListResult {
+  let entries: Dirent[];
+  try {
+    entries = readdirSync(path, { withFileTypes: true });
+  } catch (error) {
+    const code = errorCode(error);
+    if (code === 'ENOENT') return { ok: false, problem: 'missing', message: 'No such directory' };
+    if (code === 'ENOTDIR')
+      return { ok: false, problem: 'not-directory', message: 'Not a directory' };
+    return { ok: false, problem: 'unreadable', message: `Cannot list it (${code})` };
+  }
+  const result: DirectoryEntry[] = new Array(entries.length);
+  for (let index = 0; index < entries.length; index += 1) {
+    const entry = entries[index] as Dirent;
+    result[index] = { name: entry.name, kind: kindOfDirent(entry) };
+  }
+  return { ok: true, entries: result };
+}
+
+function status(path: string, follow: boolean): FileStatus | undefined {
+  try {
+    const stats = follow
+      ? statSync(path, { throwIfNoEntry: false })
+      : lstatSync(path, { throwIfNoEntry: false });
+    return stats === undefined ? undefined : toStatus(stats);
+  } catch {
+    return undefined;
+  }
+}
+
+function realPath(path: string): string | undefined {
+  try {
+    return realpathSync.native(path);
+  } catch {
+    return undefined;
+  }
+}
+
+/** The real file system, with the safe-read routine. */
+export function createNodeFileSystem(): SkillFileSystem {
+  return { listDirectory, status, realPath, readFileWithin };
+}

@@ -1,0 +1,121 @@
+import type { Code } from '../codes.js';
+import type { EntryKind, ReadProblem, SkillFileSystem } from '../deps.js';
+import {
+  compareDiagnostics,
+  createDiagnostic,
+  type Diagnostic,
+  hasErrors,
+} from '../diagnostics.js';
+import { baseName, joinPath } from '../paths.js';
+import { DEFAULT_READ_LIMITS, type ReadLimits } from '../spec/limits.js';
+import { parseSkill } from '../spec/parse.js';
+import { type SkillProperties, skillProperties } from '../spec/properties.js';
+import { decodeSkillText } from '../spec/text.js';
+import { validateSkill } from '../spec/validate.js';
+import type { ValidationMode } from '../spec/validate-fields.js';
+
+/** The verdict on one skill directory. */
+export interface SkillCheck {
+  /** Absolute path of the skill directory. */
+  readonly path: string;
+  readonly valid: boolean;
+  readonly diagnostics: readonly Diagnostic[];
+  /** Present whenever name and description could be read (reference read-properties shape). */
+  readonly properties?: SkillProperties;
+  /** Source lines that diagnostics point at, for excerpts in text output. */
+  readonly excerpts: ReadonlyMap<number, string>;
+}
+
+export interface CheckSkillOptions {
+  readonly mode?: ValidationMode;
+  readonly limits?: Partial<ReadLimits>;
+}
+
+export interface SkillToCheck {
+  readonly directory: string;
+  readonly skillFileName: string;
+  readonly skillFileKind?: EntryKind;
+  /** Answers from a directory walk whether a relative path exists; undefined when unknown. */
+  readonly listed?: (relativePath: string) => boolean | undefined;
+}
+
+const readProblemCodes: Record<ReadProblem, Code> = {
+  missing: 'SKILL_FILE_MISSING',
+  'not-regular': 'SKILL_FILE_NOT_REGULAR',
+  'symlink-escape': 'SKILL_FILE_SYMLINK_ESCAPE',
+  'symlink-broken': 'SKILL_FILE_SYMLINK_BROKEN',
+  'too-large': 'SKILL_FILE_TOO_LARGE',
+  unreadable: 'SKILL_FILE_UNREADABLE',
+};
+
+const noExcerpts: ReadonlyMap<number, string> = new Map();
+
+/**
+ * Reads, parses and validates one skill directory through the injected file system. Every
+ * problem becomes a diagnostic; nothing throws.
+ */
+export function checkSkillDirectory(
+  fs: SkillFileSystem,
+  skill: SkillToCheck,
+  options: CheckSkillOptions = {},
+): SkillCheck {
+  const limits = { ...DEFAULT_READ_LIMITS, ...options.limits };
+  const mode = options.mode ?? 'strict';
+  const { directory, skillFileName } = skill;
+  const file = joinPath(directory, skillFileName);
+  const diagnostics: Diagnostic[] = [];
+  if (skillFileName === 'skill.md') {
+    diagnostics.push(
+      createDiagnostic(
+        'SKILL_FILE_LOWERCASE',
+        'warning',
+        'The skill file is named skill.md; rename it to SKILL.md for every client to find it',
+        file,
+      ),
+    );
+  }
+  const read = fs.readFileWithin(directory, skillFileName, {
+    maxBytes: limits.maxSkillFileBytes,
+    ...(skill.skillFileKind === undefined ? {} : { knownKind: skill.skillFileKind }),
+  });
+  if (!read.ok) {
+    diagnostics.push(
+      createDiagnostic(
+        readProblemCodes[read.problem],
+        'error',
+        `${skillFileName}: ${read.message}`,
+        file,
+      ),
+    );
+    return { path: directory, valid: false, diagnostics, excerpts: noExcerpts };
+  }
+  const decoded = decodeSkillText(read.bytes, file);
+  diagnostics.push(...decoded.diagnostics);
+  if (decoded.text === undefined) {
+    return { path: directory, valid: false, diagnostics, excerpts: noExcerpts };
+  }
+  const parsed = parseSkill(decoded.text, { file, directoryName: baseName(directory) }, { limits });
+  const listed = skill.listed;
+  const fileExists = (relativePath: string): boolean | undefined => {
+    const known = listed?.(relativePath);
+    if (known !== undefined) return known;
+    return fs.status(joinPath(directory, relativePath), false) !== undefined;
+  };
+  diagnostics.push(...validateSkill(parsed, { mode, fileExists }));
+  diagnostics.sort(compareDiagnostics);
+  const excerpts = new Map<number, string>();
+  for (const diagnostic of diagnostics) {
+    if (diagnostic.line > 0 && !excerpts.has(diagnostic.line)) {
+      const text = parsed.lineText(diagnostic.line);
+      excerpts.set(diagnostic.line, text.length > 240 ? `${text.slice(0, 240)}…` : text);
+    }
+  }
+  const properties = skillProperties(parsed);
+  return {
+    path: directory,
+    valid: !hasErrors(diagnostics),
+    diagnostics,
+    ...(properties === undefined ? {} : { properties }),
+    excerpts,
+  };
+}

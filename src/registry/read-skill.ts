@@ -1,0 +1,166 @@
+import type { Code } from '../codes.js';
+import type { ReadProblem, SkillFileSystem } from '../deps.js';
+import {
+  compareDiagnostics,
+  createDiagnostic,
+  type Diagnostic,
+  hasErrors,
+} from '../diagnostics.js';
+import { SkillhostError } from '../errors.js';
+import { baseName, joinPath } from '../paths.js';
+import { checkBody } from '../spec/body.js';
+import { DEFAULT_READ_LIMITS, type ReadLimits } from '../spec/limits.js';
+import { type LoadedSkill, type LoadLevel, toSkillMetadata } from '../spec/load.js';
+import { parseSkill } from '../spec/parse.js';
+import { decodeSkillText } from '../spec/text.js';
+import { checkFrontmatterFields, type ValidationMode } from '../spec/validate-fields.js';
+import { findSkillFileEntry } from './walk.js';
+
+export interface ReadSkillOptions {
+  /** `metadata` reads only as far as the frontmatter; `full` reads the body too (default). */
+  readonly level?: LoadLevel;
+  /** Lenient by default, as runtime loading should be. */
+  readonly mode?: ValidationMode;
+  readonly limits?: Partial<ReadLimits>;
+}
+
+export interface ReadSkillResult {
+  /** The skill, when it has no errors. */
+  readonly skill: LoadedSkill | undefined;
+  readonly diagnostics: readonly Diagnostic[];
+}
+
+const readProblemCodes: Record<ReadProblem, Code> = {
+  missing: 'SKILL_FILE_MISSING',
+  'not-regular': 'SKILL_FILE_NOT_REGULAR',
+  'symlink-escape': 'SKILL_FILE_SYMLINK_ESCAPE',
+  'symlink-broken': 'SKILL_FILE_SYMLINK_BROKEN',
+  'too-large': 'SKILL_FILE_TOO_LARGE',
+  unreadable: 'SKILL_FILE_UNREADABLE',
+};
+
+/** Cuts a partial read back to its last complete line, so no character is split. */
+function lastCompleteLine(bytes: Uint8Array): Uint8Array {
+  const end = bytes.lastIndexOf(10);
+  return end === -1 ? bytes.subarray(0, 0) : bytes.subarray(0, end + 1);
+}
+
+/**
+ * Reads one skill directory from a file system at either granularity. At the `metadata` level
+ * only the head of SKILL.md is read: the body never enters memory.
+ */
+export function readSkillDirectory(
+  fs: SkillFileSystem,
+  directory: string,
+  options: ReadSkillOptions = {},
+): ReadSkillResult {
+  const limits = { ...DEFAULT_READ_LIMITS, ...options.limits };
+  const level = options.level ?? 'full';
+  const mode = options.mode ?? 'lenient';
+  const listing = fs.listDirectory(directory);
+  if (!listing.ok) {
+    const code = listing.problem === 'missing' ? 'PATH_NOT_FOUND' : 'PATH_UNREADABLE';
+    return {
+      skill: undefined,
+      diagnostics: [
+        createDiagnostic(code, 'error', `Skill directory: ${listing.message}`, directory),
+      ],
+    };
+  }
+  const entry = findSkillFileEntry(listing.entries);
+  const file = joinPath(directory, entry?.name ?? 'SKILL.md');
+  if (entry === undefined) {
+    return {
+      skill: undefined,
+      diagnostics: [
+        createDiagnostic('SKILL_FILE_MISSING', 'error', 'The directory has no SKILL.md', file),
+      ],
+    };
+  }
+  const diagnostics: Diagnostic[] = [];
+  if (entry.name === 'skill.md') {
+    diagnostics.push(
+      createDiagnostic('SKILL_FILE_LOWERCASE', 'warning', 'The skill file is named skill.md', file),
+    );
+  }
+  const headBytes = limits.maxFrontmatterBytes + 8192;
+  const partialRead = level === 'metadata' && headBytes < limits.maxSkillFileBytes;
+  const read = fs.readFileWithin(directory, entry.name, {
+    maxBytes: partialRead ? headBytes : limits.maxSkillFileBytes,
+    allowPartial: partialRead,
+    knownKind: entry.kind,
+  });
+  if (!read.ok) {
+    diagnostics.push(
+      createDiagnostic(
+        readProblemCodes[read.problem],
+        'error',
+        `${entry.name}: ${read.message}`,
+        file,
+      ),
+    );
+    return { skill: undefined, diagnostics };
+  }
+  if (read.partial && read.status.size > limits.maxSkillFileBytes) {
+    diagnostics.push(
+      createDiagnostic(
+        'SKILL_FILE_TOO_LARGE',
+        'error',
+        `${entry.name}: It is larger than the ${limits.maxSkillFileBytes}-byte limit`,
+        file,
+      ),
+    );
+    return { skill: undefined, diagnostics };
+  }
+  const decoded = decodeSkillText(read.partial ? lastCompleteLine(read.bytes) : read.bytes, file);
+  diagnostics.push(...decoded.diagnostics);
+  if (decoded.text === undefined) return { skill: undefined, diagnostics };
+  const parsed = parseSkill(decoded.text, { file, directoryName: baseName(directory) }, { limits });
+  for (const diagnostic of parsed.diagnostics) {
+    diagnostics.push(
+      read.partial && diagnostic.code === 'FRONTMATTER_UNCLOSED'
+        ? createDiagnostic(
+            'FRONTMATTER_TOO_LARGE',
+            'error',
+            `No closing --- line within the first ${limits.maxFrontmatterBytes} bytes`,
+            file,
+            1,
+            1,
+          )
+        : diagnostic,
+    );
+  }
+  diagnostics.push(...checkFrontmatterFields(parsed, { mode }));
+  if (level === 'full') {
+    diagnostics.push(
+      ...checkBody(parsed, {
+        fileExists: (relativePath) =>
+          fs.status(joinPath(directory, relativePath), false) !== undefined,
+      }),
+    );
+  }
+  diagnostics.sort(compareDiagnostics);
+  const metadata = toSkillMetadata(parsed);
+  if (hasErrors(diagnostics) || metadata === undefined) return { skill: undefined, diagnostics };
+  const skill: LoadedSkill =
+    level === 'full'
+      ? { file, metadata, body: (parsed.body ?? '').trim(), diagnostics }
+      : { file, metadata, diagnostics };
+  return { skill, diagnostics };
+}
+
+/** Like readSkillDirectory, but throws a SkillhostError (SKILL_INVALID) carrying the diagnostics. */
+export function loadSkillDirectory(
+  fs: SkillFileSystem,
+  directory: string,
+  options: ReadSkillOptions = {},
+): LoadedSkill {
+  const result = readSkillDirectory(fs, directory, options);
+  if (result.skill !== undefined) return result.skill;
+  const first = result.diagnostics.find((diagnostic) => diagnostic.severity === 'error');
+  throw new SkillhostError(
+    'SKILL_INVALID',
+    `Skill at ${directory} cannot be loaded: ${first?.message ?? 'name or description is unusable'}`,
+    { diagnostics: result.diagnostics, details: { directory } },
+  );
+}

@@ -1,0 +1,140 @@
+import type { SkillFileSystem } from '../deps.js';
+import { createDiagnostic, type Diagnostic } from '../diagnostics.js';
+import { baseName, parentPath } from '../paths.js';
+import type { ReadLimits } from '../spec/limits.js';
+import type { ValidationMode } from '../spec/validate-fields.js';
+import { checkSkillDirectory, type SkillCheck } from './check-skill.js';
+import { findSkillFileEntry, type WalkOptions, walkSkillTree } from './walk.js';
+
+export interface ValidatePathsOptions {
+  readonly fs: SkillFileSystem;
+  readonly mode?: ValidationMode;
+  readonly limits?: Partial<ReadLimits>;
+  readonly walk?: WalkOptions;
+  /** Called with each skill's verdict as soon as it is known (results are also returned). */
+  readonly onResult?: (check: SkillCheck) => void;
+}
+
+export interface ValidationSummary {
+  readonly skills: number;
+  readonly valid: number;
+  readonly invalid: number;
+}
+
+export interface ValidationReport {
+  /** One verdict per skill directory (and per path under which none was found), sorted by path. */
+  readonly results: readonly SkillCheck[];
+  /** Findings about the trees themselves: limits reached, loops, unreadable folders. */
+  readonly diagnostics: readonly Diagnostic[];
+  readonly summary: ValidationSummary;
+  /** True when some path could not be read at all (the CLI exits 2). */
+  readonly unreadablePaths: boolean;
+}
+
+function failedPath(
+  path: string,
+  code: 'PATH_NOT_FOUND' | 'PATH_UNREADABLE' | 'NO_SKILLS_FOUND',
+  message: string,
+): SkillCheck {
+  return {
+    path,
+    valid: false,
+    diagnostics: [createDiagnostic(code, 'error', message, path)],
+    excerpts: new Map(),
+  };
+}
+
+/**
+ * Validates every skill found under the given absolute paths. A path may be a skill directory,
+ * a SKILL.md file, or a folder holding skill directories at any depth within the walk limits.
+ */
+export function validateSkillPaths(
+  paths: readonly string[],
+  options: ValidatePathsOptions,
+): ValidationReport {
+  const { fs } = options;
+  const checkOptions = {
+    ...(options.mode === undefined ? {} : { mode: options.mode }),
+    ...(options.limits === undefined ? {} : { limits: options.limits }),
+  };
+  const byPath = new Map<string, SkillCheck>();
+  const diagnostics: Diagnostic[] = [];
+  let unreadablePaths = false;
+  const record = (check: SkillCheck): void => {
+    if (byPath.has(check.path)) return;
+    byPath.set(check.path, check);
+    options.onResult?.(check);
+  };
+  for (const path of paths) {
+    const status = fs.status(path, true);
+    if (status === undefined) {
+      unreadablePaths = true;
+      record(failedPath(path, 'PATH_NOT_FOUND', 'Path does not exist'));
+      continue;
+    }
+    if (status.kind !== 'directory') {
+      const name = baseName(path);
+      if (name.toLowerCase() !== 'skill.md') {
+        unreadablePaths = true;
+        record(
+          failedPath(path, 'PATH_UNREADABLE', 'Path is neither a directory nor a SKILL.md file'),
+        );
+        continue;
+      }
+      const directory = parentPath(path);
+      const listing = fs.listDirectory(directory);
+      const entry = listing.ok ? findSkillFileEntry(listing.entries) : undefined;
+      record(
+        checkSkillDirectory(
+          fs,
+          {
+            directory,
+            skillFileName: entry?.name ?? name,
+            ...(entry === undefined ? {} : { skillFileKind: entry.kind }),
+          },
+          checkOptions,
+        ),
+      );
+      continue;
+    }
+    const listing = fs.listDirectory(path);
+    if (!listing.ok) {
+      unreadablePaths = true;
+      record(failedPath(path, 'PATH_UNREADABLE', `Directory cannot be listed: ${listing.message}`));
+      continue;
+    }
+    let found = 0;
+    walkSkillTree(
+      fs,
+      path,
+      {
+        skill: (skill) => {
+          found += 1;
+          record(checkSkillDirectory(fs, skill, checkOptions));
+        },
+        diagnostic: (diagnostic) => diagnostics.push(diagnostic),
+      },
+      options.walk,
+    );
+    if (found === 0) {
+      record(
+        failedPath(
+          path,
+          'NO_SKILLS_FOUND',
+          'No skill found: no directory at or below this path holds a SKILL.md',
+        ),
+      );
+    }
+  }
+  const results = [...byPath.values()].sort((a, b) =>
+    a.path < b.path ? -1 : a.path > b.path ? 1 : 0,
+  );
+  let valid = 0;
+  for (const result of results) if (result.valid) valid += 1;
+  return {
+    results,
+    diagnostics,
+    summary: { skills: results.length, valid, invalid: results.length - valid },
+    unreadablePaths,
+  };
+}

@@ -1,0 +1,83 @@
+import { type Diagnostic, hasErrors } from '../diagnostics.js';
+import { SkillhostError } from '../errors.js';
+import { type ParsedSkill, type ParseOptions, parseSkill, type SkillLocation } from './parse.js';
+import { allowedToolsString, metadataStrings } from './properties.js';
+import { pythonStrip } from './unicode.js';
+import { type ValidateOptions, validateSkill } from './validate.js';
+
+/** Seed 000's two granularities: frontmatter only (discovery) or frontmatter and body (activation). */
+export type LoadLevel = 'metadata' | 'full';
+
+/** What a runtime knows about a skill after lenient loading, normalised. */
+export interface SkillMetadata {
+  /** The name, trimmed and NFKC-normalised. */
+  readonly name: string;
+  /** The description, trimmed. */
+  readonly description: string;
+  readonly license?: string;
+  readonly compatibility?: string;
+  /** allowed-tools as one space-separated string (a list is joined when loading leniently). */
+  readonly allowedTools?: string;
+  /** Text entries of metadata; non-text values are dropped with a warning. */
+  readonly metadata: Readonly<Record<string, string>>;
+}
+
+export interface LoadedSkill {
+  readonly file: string;
+  readonly metadata: SkillMetadata;
+  /** The Markdown body, trimmed; present when loaded at the `full` level. */
+  readonly body?: string;
+  readonly diagnostics: readonly Diagnostic[];
+}
+
+export interface LoadOptions extends ParseOptions, ValidateOptions {
+  readonly level?: LoadLevel;
+}
+
+/** Builds the normalised metadata of a parsed skill, or undefined when name or description is unusable. */
+export function toSkillMetadata(parsed: ParsedSkill): SkillMetadata | undefined {
+  const frontmatter = parsed.frontmatter;
+  if (frontmatter === undefined) return undefined;
+  const { name, description, license, compatibility } = frontmatter;
+  if (typeof name !== 'string' || typeof description !== 'string') return undefined;
+  const normalisedName = pythonStrip(name).normalize('NFKC');
+  const trimmedDescription = pythonStrip(description);
+  if (normalisedName === '' || trimmedDescription === '') return undefined;
+  const allowedTools = allowedToolsString(parsed);
+  return {
+    name: normalisedName,
+    description: trimmedDescription,
+    ...(typeof license === 'string' ? { license } : {}),
+    ...(typeof compatibility === 'string' ? { compatibility } : {}),
+    ...(allowedTools === undefined ? {} : { allowedTools }),
+    metadata: Object.freeze(metadataStrings(parsed)),
+  };
+}
+
+/**
+ * Parses and validates SKILL.md text and returns the skill, or throws a SkillhostError with code
+ * SKILL_INVALID that carries every diagnostic. Lenient by default, as runtime loading should be.
+ */
+export function loadSkill(
+  text: string,
+  location: SkillLocation,
+  options: LoadOptions = {},
+): LoadedSkill {
+  const parsed = parseSkill(text, location, options);
+  const diagnostics = validateSkill(parsed, { ...options, mode: options.mode ?? 'lenient' });
+  const metadata = toSkillMetadata(parsed);
+  if (hasErrors(diagnostics) || metadata === undefined) {
+    const first = diagnostics.find((diagnostic) => diagnostic.severity === 'error');
+    const where =
+      first === undefined ? location.file : `${first.file}:${first.line}:${first.column}`;
+    throw new SkillhostError(
+      'SKILL_INVALID',
+      `Skill at ${location.file} cannot be loaded: ${first?.message ?? 'name or description is unusable'} (${where})`,
+      { diagnostics, details: { file: location.file } },
+    );
+  }
+  const level = options.level ?? 'full';
+  return level === 'full'
+    ? { file: location.file, metadata, body: (parsed.body ?? '').trim(), diagnostics }
+    : { file: location.file, metadata, diagnostics };
+}

@@ -1,0 +1,82 @@
+import type { ParsedSkill } from './parse.js';
+import { pythonStrip } from './unicode.js';
+import { isFrontmatterMap } from './yaml-types.js';
+
+/**
+ * A skill's properties in exactly the shape of the reference validator's `read-properties`
+ * output: name and description trimmed; license, compatibility and allowed-tools only when
+ * present; metadata only when it has entries.
+ */
+export interface SkillProperties {
+  readonly name: string;
+  readonly description: string;
+  readonly license?: string;
+  readonly compatibility?: string;
+  readonly 'allowed-tools'?: string;
+  readonly metadata?: Readonly<Record<string, string>>;
+}
+
+/** Text entries of the metadata mapping (non-text values are left out). */
+export function metadataStrings(parsed: ParsedSkill): Record<string, string> {
+  const result: Record<string, string> = Object.create(null);
+  const metadata = parsed.frontmatter?.metadata;
+  if (!isFrontmatterMap(metadata)) return result;
+  for (const [key, value] of Object.entries(metadata)) {
+    if (typeof value === 'string') result[key] = value;
+  }
+  return result;
+}
+
+/** allowed-tools as one space-separated string; a list of strings is joined (lenient form). */
+export function allowedToolsString(parsed: ParsedSkill): string | undefined {
+  const value = parsed.frontmatter?.['allowed-tools'];
+  if (typeof value === 'string') return value;
+  if (Array.isArray(value) && value.every((item) => typeof item === 'string')) {
+    return (value as string[]).join(' ');
+  }
+  return undefined;
+}
+
+/**
+ * The reference-shaped properties, or undefined when name or description is missing, empty or
+ * not text (the cases where the reference's read-properties fails).
+ */
+export function skillProperties(parsed: ParsedSkill): SkillProperties | undefined {
+  const frontmatter = parsed.frontmatter;
+  if (frontmatter === undefined) return undefined;
+  const name = frontmatter.name;
+  const description = frontmatter.description;
+  if (typeof name !== 'string' || typeof description !== 'string') return undefined;
+  const trimmedName = pythonStrip(name);
+  const trimmedDescription = pythonStrip(description);
+  if (trimmedName === '' || trimmedDescription === '') return undefined;
+  const properties: {
+    name: string;
+    description: string;
+    license?: string;
+    compatibility?: string;
+    'allowed-tools'?: string;
+    metadata?: Record<string, string>;
+  } = { name: trimmedName, description: trimmedDescription };
+  if (typeof frontmatter.license === 'string') properties.license = frontmatter.license;
+  if (typeof frontmatter.compatibility === 'string') {
+    properties.compatibility = frontmatter.compatibility;
+  }
+  const tools = allowedToolsString(parsed);
+  if (tools !== undefined) properties['allowed-tools'] = tools;
+  const metadata = metadataStrings(parsed);
+  const keys = Object.keys(metadata);
+  if (keys.length > 0) {
+    const plain: Record<string, string> = {};
+    for (const key of keys) {
+      Object.defineProperty(plain, key, {
+        value: metadata[key],
+        enumerable: true,
+        writable: true,
+        configurable: true,
+      });
+    }
+    properties.metadata = plain;
+  }
+  return properties;
+}
