@@ -23,7 +23,15 @@ export function createDiagnostic(
   line = 0,
   column = 0,
 ): Diagnostic {
-  return { code, severity, message, file, line, column };
+  // Messages quote values cut from the file; a flat copy keeps them from pinning the file text.
+  return {
+    code,
+    severity,
+    message: message.length < 13 ? message : ` ${message}`.slice(1),
+    file,
+    line,
+    column,
+  };
 }
 
 export function hasErrors(diagnostics: readonly Diagnostic[]): boolean {

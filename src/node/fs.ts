@@ -89,18 +89,19 @@ function notRegular(kind: EntryKind): ReadResult {
   return { ok: false, problem: 'not-regular', message: `It is ${describeKind(kind)}`, kind };
 }
 
-/** Reads from an open descriptor, never more than maxBytes + 1 bytes. */
-function readBounded(
-  fd: number,
-  sizeHint: number,
-  maxBytes: number,
-): { bytes: Buffer; over: boolean } {
+/**
+ * Reads from an open descriptor, never more than maxBytes + 1 bytes. A file whose status reports
+ * a size is read up to that size (one read for a small file); a size of 0 (procfs and the like)
+ * means read until end of file. Either way the cap holds, whatever the file does meanwhile.
+ */
+function readBounded(fd: number, size: number, maxBytes: number): { bytes: Buffer; over: boolean } {
   const cap = maxBytes + 1;
-  let buffer = Buffer.allocUnsafe(Math.min(cap, Math.max(sizeHint + 1, 512)));
+  const expected = size > 0 ? Math.min(size, cap) : 0;
+  let buffer = Buffer.allocUnsafe(expected > 0 ? expected : Math.min(cap, 4096));
   let filled = 0;
   for (;;) {
     if (filled === buffer.length) {
-      if (buffer.length >= cap) break;
+      if (expected > 0 || buffer.length >= cap) break;
       const grown = Buffer.allocUnsafe(Math.min(cap, buffer.length * 2));
       buffer.copy(grown, 0, 0, filled);
       buffer = grown;

@@ -11,6 +11,7 @@ import { DEFAULT_READ_LIMITS, type ReadLimits } from '../spec/limits.js';
 import { parseSkill } from '../spec/parse.js';
 import { type SkillProperties, skillProperties } from '../spec/properties.js';
 import { decodeSkillText } from '../spec/text.js';
+import { detachString } from '../spec/unicode.js';
 import { validateSkill } from '../spec/validate.js';
 import type { ValidationMode } from '../spec/validate-fields.js';
 
@@ -29,6 +30,8 @@ export interface SkillCheck {
 export interface CheckSkillOptions {
   readonly mode?: ValidationMode;
   readonly limits?: Partial<ReadLimits>;
+  /** Compute the reference-shaped properties (default true). */
+  readonly properties?: boolean;
 }
 
 export interface SkillToCheck {
@@ -59,7 +62,10 @@ export function checkSkillDirectory(
   skill: SkillToCheck,
   options: CheckSkillOptions = {},
 ): SkillCheck {
-  const limits = { ...DEFAULT_READ_LIMITS, ...options.limits };
+  const limits =
+    options.limits === undefined
+      ? DEFAULT_READ_LIMITS
+      : { ...DEFAULT_READ_LIMITS, ...options.limits };
   const mode = options.mode ?? 'strict';
   const { directory, skillFileName } = skill;
   const file = joinPath(directory, skillFileName);
@@ -94,23 +100,31 @@ export function checkSkillDirectory(
   if (decoded.text === undefined) {
     return { path: directory, valid: false, diagnostics, excerpts: noExcerpts };
   }
-  const parsed = parseSkill(decoded.text, { file, directoryName: baseName(directory) }, { limits });
+  const parsed = parseSkill(
+    decoded.text,
+    { file, directoryName: baseName(directory) },
+    options.limits === undefined ? {} : { limits },
+  );
   const listed = skill.listed;
   const fileExists = (relativePath: string): boolean | undefined => {
     const known = listed?.(relativePath);
     if (known !== undefined) return known;
     return fs.status(joinPath(directory, relativePath), false) !== undefined;
   };
-  diagnostics.push(...validateSkill(parsed, { mode, fileExists }));
-  diagnostics.sort(compareDiagnostics);
-  const excerpts = new Map<number, string>();
+  for (const diagnostic of validateSkill(parsed, { mode, fileExists }))
+    diagnostics.push(diagnostic);
+  if (diagnostics.length > 1) diagnostics.sort(compareDiagnostics);
+  const excerpts = diagnostics.length === 0 ? noExcerpts : new Map<number, string>();
   for (const diagnostic of diagnostics) {
     if (diagnostic.line > 0 && !excerpts.has(diagnostic.line)) {
       const text = parsed.lineText(diagnostic.line);
-      excerpts.set(diagnostic.line, text.length > 240 ? `${text.slice(0, 240)}…` : text);
+      (excerpts as Map<number, string>).set(
+        diagnostic.line,
+        text.length > 240 ? `${text.slice(0, 240)}…` : detachString(text),
+      );
     }
   }
-  const properties = skillProperties(parsed);
+  const properties = options.properties === false ? undefined : skillProperties(parsed);
   return {
     path: directory,
     valid: !hasErrors(diagnostics),

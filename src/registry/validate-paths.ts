@@ -11,8 +11,15 @@ export interface ValidatePathsOptions {
   readonly mode?: ValidationMode;
   readonly limits?: Partial<ReadLimits>;
   readonly walk?: WalkOptions;
-  /** Called with each skill's verdict as soon as it is known (results are also returned). */
+  /** Called with each skill's verdict as soon as it is known. */
   readonly onResult?: (check: SkillCheck) => void;
+  /**
+   * Which verdicts the report keeps: `all` (default), or only those `with-diagnostics`, which
+   * keeps memory flat on large trees when clean skills need no output. The summary counts all.
+   */
+  readonly retain?: 'all' | 'with-diagnostics';
+  /** Compute reference-shaped properties for each skill (default true). */
+  readonly properties?: boolean;
 }
 
 export interface ValidationSummary {
@@ -22,7 +29,10 @@ export interface ValidationSummary {
 }
 
 export interface ValidationReport {
-  /** One verdict per skill directory (and per path under which none was found), sorted by path. */
+  /**
+   * One verdict per skill directory (and per path under which none was found), sorted by path;
+   * only those with diagnostics when `retain` is `with-diagnostics`.
+   */
   readonly results: readonly SkillCheck[];
   /** Findings about the trees themselves: limits reached, loops, unreadable folders. */
   readonly diagnostics: readonly Diagnostic[];
@@ -56,13 +66,21 @@ export function validateSkillPaths(
   const checkOptions = {
     ...(options.mode === undefined ? {} : { mode: options.mode }),
     ...(options.limits === undefined ? {} : { limits: options.limits }),
+    ...(options.properties === undefined ? {} : { properties: options.properties }),
   };
-  const byPath = new Map<string, SkillCheck>();
+  const retainAll = (options.retain ?? 'all') === 'all';
+  const seen = new Set<string>();
+  const kept: SkillCheck[] = [];
   const diagnostics: Diagnostic[] = [];
   let unreadablePaths = false;
+  let total = 0;
+  let valid = 0;
   const record = (check: SkillCheck): void => {
-    if (byPath.has(check.path)) return;
-    byPath.set(check.path, check);
+    if (seen.has(check.path)) return;
+    seen.add(check.path);
+    total += 1;
+    if (check.valid) valid += 1;
+    if (retainAll || check.diagnostics.length > 0) kept.push(check);
     options.onResult?.(check);
   };
   for (const path of paths) {
@@ -126,15 +144,11 @@ export function validateSkillPaths(
       );
     }
   }
-  const results = [...byPath.values()].sort((a, b) =>
-    a.path < b.path ? -1 : a.path > b.path ? 1 : 0,
-  );
-  let valid = 0;
-  for (const result of results) if (result.valid) valid += 1;
+  const results = kept.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
   return {
     results,
     diagnostics,
-    summary: { skills: results.length, valid, invalid: results.length - valid },
+    summary: { skills: total, valid, invalid: total - valid },
     unreadablePaths,
   };
 }

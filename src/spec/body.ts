@@ -17,8 +17,11 @@ export function estimateTokens(text: string): number {
   return Math.ceil(ascii / 4) + other;
 }
 
-/** Number of lines of text, not counting trailing empty lines. */
-export function countLines(text: string): number {
+/**
+ * Number of lines of text, not counting trailing empty lines; counting stops once it passes
+ * `limit`, since callers only need to know that the limit was passed.
+ */
+export function countLines(text: string, limit = Number.POSITIVE_INFINITY): number {
   let end = text.length;
   while (end > 0) {
     const code = text.charCodeAt(end - 1);
@@ -28,7 +31,7 @@ export function countLines(text: string): number {
   if (end === 0) return 0;
   let lines = 1;
   let index = text.indexOf('\n');
-  while (index !== -1 && index < end) {
+  while (index !== -1 && index < end && lines <= limit) {
     lines += 1;
     index = text.indexOf('\n', index + 1);
   }
@@ -44,12 +47,19 @@ export interface BodyLink {
   readonly offset: number;
 }
 
-const fence = /^ {0,3}(`{3,}|~{3,})/;
-const inlineLink = /!?\[(?:[^\]\\]|\\.)*\]\(\s*(<[^>\n]*>|[^\s)]+)/g;
-const referenceDefinition = /^ {0,3}\[(?:[^\]\\]|\\.)+\]:\s*(<[^>\n]*>|\S+)/;
+/**
+ * One pass over the body finds fence lines (to skip code blocks), reference definitions
+ * (`[id]: target`) and inline links or images (`[text](target)`), each within one line.
+ */
+const linkScanner =
+  /^ {0,3}(`{3,}|~{3,})|^ {0,3}\[(?:[^\]\\\n]|\\.)+\]:[ \t]*(<[^>\n]*>|\S+)|!?\[(?:[^\]\\\n]|\\.)*\]\([ \t]*(<[^>\n]*>|[^\s)]+)/gm;
 const scheme = /^[A-Za-z][A-Za-z0-9+.-]*:/;
+/** A plain relative path that needs no resolving: no dot segments, no empty segments, no escapes. */
+const simpleRelativePath =
+  /^(?!\.\.?(?:\/|$))[A-Za-z0-9_-][A-Za-z0-9_.-]*(?:\/(?!\.\.?(?:\/|$))[A-Za-z0-9_.-]+)*$/;
 
 function decodeTarget(target: string): string {
+  if (!target.includes('%')) return target;
   try {
     return decodeURIComponent(target);
   } catch {
@@ -57,8 +67,12 @@ function decodeTarget(target: string): string {
   }
 }
 
-/** Resolves a relative link target against the skill root; undefined when it escapes the root. */
+/**
+ * Resolves a relative link target against the skill root: the path, undefined when it escapes
+ * the root, or null when it is not a file link (a URL, an anchor, an absolute path).
+ */
 export function resolveRelativeTarget(target: string): string | undefined | null {
+  if (simpleRelativePath.test(target)) return target;
   let value = target.startsWith('<') && target.endsWith('>') ? target.slice(1, -1) : target;
   const cut = value.search(/[#?]/);
   if (cut !== -1) value = value.slice(0, cut);
@@ -78,47 +92,40 @@ export function resolveRelativeTarget(target: string): string | undefined | null
   return segments.length === 0 ? null : segments.join('/');
 }
 
-function stripInlineCode(line: string): string {
-  if (!line.includes('`')) return line;
-  return line.replace(/(`+)[^`]*?\1/g, (match) => ' '.repeat(match.length));
+/** True when `offset` lies inside an inline code span of its line. */
+function insideInlineCode(body: string, offset: number): boolean {
+  const lineStart = body.lastIndexOf('\n', offset - 1) + 1;
+  const newline = body.indexOf('\n', offset);
+  const line = body.slice(lineStart, newline === -1 ? body.length : newline);
+  if (!line.includes('`')) return false;
+  const position = offset - lineStart;
+  const span = /(`+)[^`]*?\1/g;
+  for (let match = span.exec(line); match !== null; match = span.exec(line)) {
+    if (position > match.index && position < match.index + match[0].length) return true;
+  }
+  return false;
 }
 
-/** Relative links from the body into files (not URLs, not anchors), outside code blocks. */
+/** Relative links from the body into files (not URLs, not anchors), outside code. */
 export function findBodyLinks(body: string): BodyLink[] {
   const links: BodyLink[] = [];
   if (!body.includes('](') && !body.includes(']:')) return links;
-  let inFence: string | undefined;
-  let lineStart = 0;
-  while (lineStart <= body.length) {
-    const newline = body.indexOf('\n', lineStart);
-    const lineEnd = newline === -1 ? body.length : newline;
-    const line = body.slice(lineStart, lineEnd);
-    const fenceMatch = fence.exec(line);
-    if (fenceMatch !== null) {
-      const marker = fenceMatch[1] as string;
-      if (inFence === undefined) inFence = marker[0]?.repeat(3);
-      else if (marker.startsWith(inFence)) inFence = undefined;
-    } else if (inFence === undefined) {
-      const text = stripInlineCode(line);
-      const definition = referenceDefinition.exec(text);
-      const candidates: Array<{ target: string; index: number }> = [];
-      if (definition !== null) {
-        const target = definition[1] as string;
-        candidates.push({ target, index: definition.index + definition[0].length - target.length });
-      }
-      inlineLink.lastIndex = 0;
-      for (let match = inlineLink.exec(text); match !== null; match = inlineLink.exec(text)) {
-        const target = match[1] as string;
-        candidates.push({ target, index: match.index + match[0].length - target.length });
-      }
-      for (const candidate of candidates) {
-        const path = resolveRelativeTarget(candidate.target);
-        if (path === null) continue;
-        links.push({ target: candidate.target, path, offset: lineStart + candidate.index });
-      }
+  let fenceMarker: string | undefined;
+  linkScanner.lastIndex = 0;
+  for (let match = linkScanner.exec(body); match !== null; match = linkScanner.exec(body)) {
+    const fenceText = match[1];
+    if (fenceText !== undefined) {
+      if (fenceMarker === undefined) fenceMarker = fenceText.slice(0, 3);
+      else if (fenceText.startsWith(fenceMarker)) fenceMarker = undefined;
+      continue;
     }
-    if (newline === -1) break;
-    lineStart = newline + 1;
+    if (fenceMarker !== undefined) continue;
+    const target = (match[2] ?? match[3]) as string;
+    const offset = match.index + match[0].length - target.length;
+    if (insideInlineCode(body, offset)) continue;
+    const path = resolveRelativeTarget(target);
+    if (path === null) continue;
+    links.push({ target, path, offset });
   }
   return links;
 }
@@ -136,7 +143,7 @@ export function checkBody(parsed: ParsedSkill, options: BodyCheckOptions = {}): 
   const body = parsed.body;
   const out: Diagnostic[] = [];
   if (body === undefined || parsed.frontmatter === undefined) return out;
-  const lines = countLines(body);
+  const lines = countLines(body, RECOMMENDED_MAX_BODY_LINES);
   if (lines === 0) {
     out.push(
       createDiagnostic(
@@ -155,14 +162,15 @@ export function checkBody(parsed: ParsedSkill, options: BodyCheckOptions = {}): 
       createDiagnostic(
         'BODY_TOO_MANY_LINES',
         'warning',
-        `The body has ${lines} lines; the specification recommends at most ${RECOMMENDED_MAX_BODY_LINES}`,
+        `The body has ${countLines(body)} lines; the specification recommends at most ${RECOMMENDED_MAX_BODY_LINES}`,
         parsed.file,
         parsed.bodyLine + RECOMMENDED_MAX_BODY_LINES,
         1,
       ),
     );
   }
-  const tokens = estimateTokens(body);
+  // The estimate never exceeds the length, so short bodies need no count.
+  const tokens = body.length > RECOMMENDED_MAX_BODY_TOKENS ? estimateTokens(body) : 0;
   if (tokens > RECOMMENDED_MAX_BODY_TOKENS) {
     out.push(
       createDiagnostic(
@@ -178,6 +186,7 @@ export function checkBody(parsed: ParsedSkill, options: BodyCheckOptions = {}): 
   const exists = options.fileExists;
   if (exists !== undefined) {
     for (const link of findBodyLinks(body)) {
+      if (link.path !== undefined && exists(link.path) !== false) continue;
       const position = parsed.bodyPosition(link.offset);
       if (link.path === undefined) {
         out.push(
@@ -190,7 +199,7 @@ export function checkBody(parsed: ParsedSkill, options: BodyCheckOptions = {}): 
             position.column,
           ),
         );
-      } else if (exists(link.path) === false) {
+      } else {
         out.push(
           createDiagnostic(
             'LINK_BROKEN',

@@ -2,7 +2,7 @@ import { type Diagnostic, hasErrors } from '../diagnostics.js';
 import { SkillhostError } from '../errors.js';
 import { type ParsedSkill, type ParseOptions, parseSkill, type SkillLocation } from './parse.js';
 import { allowedToolsString, metadataStrings } from './properties.js';
-import { pythonStrip } from './unicode.js';
+import { detachString, pythonStrip } from './unicode.js';
 import { type ValidateOptions, validateSkill } from './validate.js';
 
 /** Seed 000's two granularities: frontmatter only (discovery) or frontmatter and body (activation). */
@@ -45,11 +45,11 @@ export function toSkillMetadata(parsed: ParsedSkill): SkillMetadata | undefined 
   if (normalisedName === '' || trimmedDescription === '') return undefined;
   const allowedTools = allowedToolsString(parsed);
   return {
-    name: normalisedName,
-    description: trimmedDescription,
-    ...(typeof license === 'string' ? { license } : {}),
-    ...(typeof compatibility === 'string' ? { compatibility } : {}),
-    ...(allowedTools === undefined ? {} : { allowedTools }),
+    name: detachString(normalisedName),
+    description: detachString(trimmedDescription),
+    ...(typeof license === 'string' ? { license: detachString(license) } : {}),
+    ...(typeof compatibility === 'string' ? { compatibility: detachString(compatibility) } : {}),
+    ...(allowedTools === undefined ? {} : { allowedTools: detachString(allowedTools) }),
     metadata: Object.freeze(metadataStrings(parsed)),
   };
 }

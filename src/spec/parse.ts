@@ -55,7 +55,10 @@ export function parseSkill(
   location: SkillLocation,
   options: ParseOptions = {},
 ): ParsedSkill {
-  const limits = { ...DEFAULT_READ_LIMITS, ...options.limits };
+  const limits =
+    options.limits === undefined
+      ? DEFAULT_READ_LIMITS
+      : { ...DEFAULT_READ_LIMITS, ...options.limits };
   const index = new LineIndex(text);
   const file = location.file;
   const directoryName = location.directoryName;

@@ -1,5 +1,5 @@
 import type { ParsedSkill } from './parse.js';
-import { pythonStrip } from './unicode.js';
+import { detachString, pythonStrip } from './unicode.js';
 import { isFrontmatterMap } from './yaml-types.js';
 
 /**
@@ -22,7 +22,7 @@ export function metadataStrings(parsed: ParsedSkill): Record<string, string> {
   const metadata = parsed.frontmatter?.metadata;
   if (!isFrontmatterMap(metadata)) return result;
   for (const [key, value] of Object.entries(metadata)) {
-    if (typeof value === 'string') result[key] = value;
+    if (typeof value === 'string') result[detachString(key)] = detachString(value);
   }
   return result;
 }
@@ -57,13 +57,14 @@ export function skillProperties(parsed: ParsedSkill): SkillProperties | undefine
     compatibility?: string;
     'allowed-tools'?: string;
     metadata?: Record<string, string>;
-  } = { name: trimmedName, description: trimmedDescription };
-  if (typeof frontmatter.license === 'string') properties.license = frontmatter.license;
+  } = { name: detachString(trimmedName), description: detachString(trimmedDescription) };
+  if (typeof frontmatter.license === 'string')
+    properties.license = detachString(frontmatter.license);
   if (typeof frontmatter.compatibility === 'string') {
-    properties.compatibility = frontmatter.compatibility;
+    properties.compatibility = detachString(frontmatter.compatibility);
   }
   const tools = allowedToolsString(parsed);
-  if (tools !== undefined) properties['allowed-tools'] = tools;
+  if (tools !== undefined) properties['allowed-tools'] = detachString(tools);
   const metadata = metadataStrings(parsed);
   const keys = Object.keys(metadata);
   if (keys.length > 0) {

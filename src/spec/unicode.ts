@@ -71,3 +71,12 @@ export function utf8Length(value: string): number {
   }
   return bytes;
 }
+
+/**
+ * A copy of `value` that does not share memory with the text it was cut from. V8 represents a
+ * slice of a long string as a view that keeps the whole parent alive; values kept after parsing
+ * (properties, messages) are copied so a tree validation does not pin every file it read.
+ */
+export function detachString(value: string): string {
+  return value.length < 13 ? value : ` ${value}`.slice(1);
+}

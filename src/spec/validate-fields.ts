@@ -117,9 +117,11 @@ function checkName(parsed: ParsedSkill, report: Reporter): void {
     report.add('NAME_EMPTY', 'error', "Field 'name' is empty", 'name');
     return;
   }
-  const name = trimmed.normalize('NFKC');
+  // ASCII text is its own NFKC form and its own code-point count: skip the Unicode work.
+  const ascii = isAsciiName(trimmed);
+  const name = ascii ? trimmed : trimmed.normalize('NFKC');
   let formatProblem = false;
-  const length = codePointLength(name);
+  const length = ascii ? name.length : codePointLength(name);
   if (length > MAX_NAME_LENGTH) {
     formatProblem = true;
     report.rule(
@@ -128,7 +130,7 @@ function checkName(parsed: ParsedSkill, report: Reporter): void {
       'name',
     );
   }
-  if (name !== name.toLowerCase()) {
+  if (!ascii && name !== name.toLowerCase()) {
     formatProblem = true;
     report.rule('NAME_NOT_LOWERCASE', `Skill name '${name}' must be lower-case`, 'name');
   }
@@ -148,7 +150,9 @@ function checkName(parsed: ParsedSkill, report: Reporter): void {
       'name',
     );
   }
-  const invalid = [...name].filter((character) => character !== '-' && !isLetterOrDigit(character));
+  const invalid = ascii
+    ? []
+    : [...name].filter((character) => character !== '-' && !isLetterOrDigit(character));
   if (invalid.length > 0) {
     formatProblem = true;
     const shown = [...new Set(invalid)]
@@ -162,7 +166,11 @@ function checkName(parsed: ParsedSkill, report: Reporter): void {
     );
   }
   const directoryName = parsed.directoryName;
-  if (directoryName !== undefined && directoryName.normalize('NFKC') !== name) {
+  if (
+    directoryName !== undefined &&
+    directoryName !== name &&
+    directoryName.normalize('NFKC') !== name
+  ) {
     report.rule(
       'NAME_DIRECTORY_MISMATCH',
       `Skill name '${name}' must match its directory name '${directoryName}'`,
@@ -177,7 +185,7 @@ function checkName(parsed: ParsedSkill, report: Reporter): void {
       'name',
     );
   }
-  if (!formatProblem && !isAsciiName(name)) {
+  if (!formatProblem && !ascii && !isAsciiName(name)) {
     report.add(
       'NAME_NOT_ASCII',
       'warning',
@@ -262,7 +270,8 @@ function checkOptionalFields(parsed: ParsedSkill, report: Reporter): void {
         'metadata',
       );
     } else {
-      for (const [key, value] of Object.entries(metadata)) {
+      for (const key in metadata) {
+        const value = metadata[key] as FrontmatterValue;
         if (typeof value !== 'string') {
           report.rule(
             'METADATA_VALUE_NOT_STRING',

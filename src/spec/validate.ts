@@ -16,10 +16,8 @@ export interface ValidateOptions extends BodyCheckOptions {
  */
 export function validateSkill(parsed: ParsedSkill, options: ValidateOptions = {}): Diagnostic[] {
   const mode = options.mode ?? 'strict';
-  const diagnostics = [
-    ...parsed.diagnostics,
-    ...checkFrontmatterFields(parsed, { mode }),
-    ...checkBody(parsed, options),
-  ];
-  return diagnostics.sort(compareDiagnostics);
+  const diagnostics = checkFrontmatterFields(parsed, { mode });
+  for (const diagnostic of parsed.diagnostics) diagnostics.push(diagnostic);
+  for (const diagnostic of checkBody(parsed, options)) diagnostics.push(diagnostic);
+  return diagnostics.length > 1 ? diagnostics.sort(compareDiagnostics) : diagnostics;
 }

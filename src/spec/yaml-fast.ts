@@ -19,90 +19,53 @@ const PIPE = 124;
 const GREATER = 62;
 const MINUS = 45;
 const CR = 13;
-const LF = 10;
+
+/**
+ * Characters the scanner leaves to the library: controls (but LF and CRLF), DEL, C1 controls,
+ * line and paragraph separators, BOM, non-characters and lone surrogates.
+ */
+const unsafeCharacter =
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: finding control characters is the point
+  /[\u0000-\u0009\u000b\u000c\u000e-\u001f\u007f-\u009f\u2028\u2029\ufeff\ufffe\uffff]|\r(?!\n)|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
 
 /** Characters that may not start a plain scalar (YAML indicators), plus space. */
-const plainStartForbidden = new Set('-?:,[]{}#&*!|>\'"%@` '.split('').map((c) => c.charCodeAt(0)));
-
-/** True when the text holds only characters the scanner knows the library treats plainly. */
-function hasOnlySafeCharacters(source: string): boolean {
-  for (let index = 0; index < source.length; index += 1) {
-    const code = source.charCodeAt(index);
-    if (code < 0x20) {
-      if (code === LF) continue;
-      if (code === CR && source.charCodeAt(index + 1) === LF) continue;
+function forbiddenPlainStart(code: number): boolean {
+  switch (code) {
+    case 45: // -
+    case 63: // ?
+    case 58: // :
+    case 44: // ,
+    case 91: // [
+    case 93: // ]
+    case 123: // {
+    case 125: // }
+    case 35: // #
+    case 38: // &
+    case 42: // *
+    case 33: // !
+    case 124: // |
+    case 62: // >
+    case 39: // '
+    case 34: // "
+    case 37: // %
+    case 64: // @
+    case 96: // `
+    case 32: // space
+      return true;
+    default:
       return false;
-    }
-    if (code < 0x7f) continue;
-    if (code <= 0x9f) return false;
-    if (
-      code === 0x2028 ||
-      code === 0x2029 ||
-      code === 0xfeff ||
-      code === 0xfffe ||
-      code === 0xffff
-    ) {
-      return false;
-    }
-    if (code >= 0xd800 && code <= 0xdbff) {
-      const next = source.charCodeAt(index + 1);
-      if (!(next >= 0xdc00 && next <= 0xdfff)) return false;
-      index += 1;
-      continue;
-    }
-    if (code >= 0xdc00 && code <= 0xdfff) return false;
   }
-  return true;
 }
 
-interface Line {
-  readonly start: number;
-  /** End of the content, before any `\r\n` or `\n`. */
-  readonly end: number;
-  /** Start of the next line, or the text length. */
-  readonly next: number;
-}
-
-function readLine(source: string, start: number): Line {
+/** End of the line starting at `start`: the offset of its `\n`, or the text length. */
+function lineBreak(source: string, start: number): number {
   const newline = source.indexOf('\n', start);
-  const next = newline === -1 ? source.length : newline + 1;
-  let end = newline === -1 ? source.length : newline;
-  if (end > start && source.charCodeAt(end - 1) === CR) end -= 1;
-  return { start, end, next };
+  return newline === -1 ? source.length : newline;
 }
 
-function indentOf(source: string, line: Line): number {
-  let index = line.start;
-  while (index < line.end && source.charCodeAt(index) === SPACE) index += 1;
-  return index - line.start;
-}
-
-function isBlankLine(source: string, line: Line): boolean {
-  return indentOf(source, line) === line.end - line.start;
-}
-
-/** Scans `key:` at `start`; returns the offset just past the colon, or -1. */
-function scanKey(source: string, start: number, end: number): number {
-  let index = start;
-  const first = source.charCodeAt(index);
-  const isLetter = (first >= 65 && first <= 90) || (first >= 97 && first <= 122) || first === 95;
-  if (!isLetter) return -1;
-  index += 1;
-  while (index < end) {
-    const code = source.charCodeAt(index);
-    const isKeyCharacter =
-      (code >= 65 && code <= 90) ||
-      (code >= 97 && code <= 122) ||
-      (code >= 48 && code <= 57) ||
-      code === 95 ||
-      code === MINUS;
-    if (!isKeyCharacter) break;
-    index += 1;
-  }
-  if (source.charCodeAt(index) !== COLON) return -1;
-  const after = index + 1;
-  if (after < end && source.charCodeAt(after) !== SPACE) return -1;
-  return after;
+/** End of a line's content, before a `\r` that precedes its `\n`. */
+function contentEnd(source: string, start: number, newline: number): number {
+  return newline > start && source.charCodeAt(newline - 1) === CR ? newline - 1 : newline;
 }
 
 function skipSpaces(source: string, index: number, end: number): number {
@@ -111,16 +74,39 @@ function skipSpaces(source: string, index: number, end: number): number {
   return cursor;
 }
 
+/** Scans `key:` at `start`; returns the offset just past the colon, or -1. */
+function scanKey(source: string, start: number, end: number): number {
+  const first = source.charCodeAt(start);
+  if (!((first >= 65 && first <= 90) || (first >= 97 && first <= 122) || first === 95)) return -1;
+  let index = start + 1;
+  while (index < end) {
+    const code = source.charCodeAt(index);
+    if (
+      (code >= 97 && code <= 122) ||
+      code === MINUS ||
+      (code >= 65 && code <= 90) ||
+      (code >= 48 && code <= 57) ||
+      code === 95
+    ) {
+      index += 1;
+    } else break;
+  }
+  if (source.charCodeAt(index) !== COLON) return -1;
+  const after = index + 1;
+  if (after < end && source.charCodeAt(after) !== SPACE) return -1;
+  return after;
+}
+
 /** Reads a one-line flow or plain value occupying [start, end); undefined when out of subset. */
 function scanInlineValue(source: string, start: number, end: number): string | undefined {
   const first = source.charCodeAt(start);
   if (first === DOUBLE_QUOTE) {
     const close = source.indexOf('"', start + 1);
     if (close === -1 || close >= end) return undefined;
-    const content = source.slice(start + 1, close);
-    if (content.includes('\\')) return undefined;
+    const backslash = source.indexOf('\\', start + 1);
+    if (backslash !== -1 && backslash < close) return undefined;
     if (skipSpaces(source, close + 1, end) !== end) return undefined;
-    return content;
+    return source.slice(start + 1, close);
   }
   if (first === SINGLE_QUOTE) {
     let result = '';
@@ -128,32 +114,45 @@ function scanInlineValue(source: string, start: number, end: number): string | u
     for (;;) {
       const quote = source.indexOf("'", index);
       if (quote === -1 || quote >= end) return undefined;
-      result += source.slice(index, quote);
       if (source.charCodeAt(quote + 1) === SINGLE_QUOTE) {
-        result += "'";
+        result += source.slice(index, quote + 1);
         index = quote + 2;
         continue;
       }
       if (skipSpaces(source, quote + 1, end) !== end) return undefined;
-      return result;
+      return result + source.slice(index, quote);
     }
   }
-  if (plainStartForbidden.has(first)) return undefined;
+  if (forbiddenPlainStart(first)) return undefined;
   let valueEnd = end;
-  while (valueEnd > start && source.charCodeAt(valueEnd - 1) === SPACE) valueEnd -= 1;
+  while (source.charCodeAt(valueEnd - 1) === SPACE) valueEnd -= 1;
+  if (source.charCodeAt(valueEnd - 1) === COLON) return undefined;
   const value = source.slice(start, valueEnd);
-  if (
-    value.includes(': ') ||
-    value.includes(' #') ||
-    value.charCodeAt(value.length - 1) === COLON
-  ) {
-    return undefined;
-  }
+  if (value.includes(': ') || value.includes(' #')) return undefined;
   return value;
 }
 
-interface BlockScalar {
-  readonly value: string;
+/** Offset where the next non-blank line starts, or the text length; -2 if a blank line has spaces. */
+function nextContentLine(source: string, start: number): number {
+  let position = start;
+  while (position < source.length) {
+    const newline = lineBreak(source, position);
+    const end = contentEnd(source, position, newline);
+    const first = skipSpaces(source, position, end);
+    if (first < end) return position;
+    position = newline + 1;
+  }
+  return source.length;
+}
+
+function indentAt(source: string, position: number): number {
+  let index = position;
+  while (source.charCodeAt(index) === SPACE) index += 1;
+  return index - position;
+}
+
+interface Scanned<T> {
+  readonly value: T;
   readonly next: number;
 }
 
@@ -162,8 +161,8 @@ function scanBlockScalar(
   source: string,
   indicatorOffset: number,
   headerEnd: number,
-  headerNext: number,
-): BlockScalar | undefined {
+  position: number,
+): Scanned<string> | undefined {
   const folded = source.charCodeAt(indicatorOffset) === GREATER;
   let cursor = indicatorOffset + 1;
   let strip = false;
@@ -172,32 +171,34 @@ function scanBlockScalar(
     cursor += 1;
   }
   if (skipSpaces(source, cursor, headerEnd) !== headerEnd) return undefined;
-  const lines: string[] = [];
+  let value = '';
+  let lines = 0;
   let indent = -1;
-  let position = headerNext;
   let pendingBlank = false;
   while (position < source.length) {
-    const line = readLine(source, position);
-    if (isBlankLine(source, line)) {
-      if (line.end !== line.start || indent === -1) {
-        // Whitespace-only lines and leading blank lines have subtle rules: leave them to the library.
-        return undefined;
-      }
+    const newline = lineBreak(source, position);
+    const end = contentEnd(source, position, newline);
+    if (end === position) {
+      // An empty line: fine only between the content and the end of the block.
+      if (indent === -1) return undefined;
       pendingBlank = true;
-      position = line.next;
+      position = newline + 1;
       continue;
     }
-    const lineIndent = indentOf(source, line);
+    const lineIndent = indentAt(source, position);
     if (lineIndent === 0) break;
+    // Whitespace-only lines, leading blanks and uneven indentation have subtle rules.
+    if (position + lineIndent >= end || pendingBlank) return undefined;
     if (indent === -1) indent = lineIndent;
-    if (lineIndent !== indent || pendingBlank) return undefined;
-    if (source.charCodeAt(line.end - 1) === SPACE) return undefined;
-    lines.push(source.slice(line.start + indent, line.end));
-    position = line.next;
+    else if (lineIndent !== indent) return undefined;
+    if (source.charCodeAt(end - 1) === SPACE) return undefined;
+    const text = source.slice(position + indent, end);
+    value = lines === 0 ? text : `${value}${folded ? ' ' : '\n'}${text}`;
+    lines += 1;
+    position = newline + 1;
   }
-  if (lines.length === 0) return undefined;
-  const joined = lines.join(folded ? ' ' : '\n');
-  return { value: strip ? joined : `${joined}\n`, next: position };
+  if (lines === 0) return undefined;
+  return { value: strip ? value : `${value}\n`, next: position };
 }
 
 interface NestedMap {
@@ -215,78 +216,72 @@ function scanNestedMap(source: string, start: number): NestedMap | undefined {
   let firstKeyOffset = -1;
   let position = start;
   while (position < source.length) {
-    const line = readLine(source, position);
-    if (isBlankLine(source, line)) {
-      position = line.next;
+    const newline = lineBreak(source, position);
+    const end = contentEnd(source, position, newline);
+    const lineIndent = indentAt(source, position);
+    const keyStart = position + lineIndent;
+    if (keyStart >= end) {
+      position = newline + 1;
       continue;
     }
-    const lineIndent = indentOf(source, line);
     if (lineIndent === 0) break;
     if (indent === -1) indent = lineIndent;
-    if (lineIndent !== indent) return undefined;
-    const keyStart = line.start + indent;
+    else if (lineIndent !== indent) return undefined;
     if (source.charCodeAt(keyStart) === HASH) {
       if (firstKeyOffset === -1) return undefined;
-      position = line.next;
+      position = newline + 1;
       continue;
     }
-    const afterColon = scanKey(source, keyStart, line.end);
+    const afterColon = scanKey(source, keyStart, end);
     if (afterColon === -1) return undefined;
     const key = source.slice(keyStart, afterColon - 1);
     if (key in value) return undefined;
-    const valueStart = skipSpaces(source, afterColon, line.end);
-    if (valueStart === line.end) return undefined;
-    const entry = scanInlineValue(source, valueStart, line.end);
+    const valueStart = skipSpaces(source, afterColon, end);
+    if (valueStart === end) return undefined;
+    const entry = scanInlineValue(source, valueStart, end);
     if (entry === undefined) return undefined;
     value[key] = entry;
     children.set(key, { keyOffset: keyStart, valueOffset: valueStart });
     if (firstKeyOffset === -1) firstKeyOffset = keyStart;
-    position = line.next;
+    position = newline + 1;
   }
   if (firstKeyOffset === -1) return undefined;
   return { value, children, firstKeyOffset, next: position };
 }
 
-/**
- * After a one-line value, the next non-blank line must not be indented deeper than the value's
- * own key, or it would continue the value (multi-line plain scalar) in the library's reading.
- */
-function followedByNonContinuation(source: string, start: number, keyIndent: number): boolean {
-  let position = start;
-  while (position < source.length) {
-    const line = readLine(source, position);
-    if (!isBlankLine(source, line)) return indentOf(source, line) <= keyIndent;
-    position = line.next;
-  }
-  return true;
-}
-
 /** Parses the plain subset of frontmatter, or returns undefined to defer to the YAML library. */
 export function parseYamlFast(source: string): YamlResult | undefined {
-  if (!hasOnlySafeCharacters(source)) return undefined;
+  if (unsafeCharacter.test(source)) return undefined;
   const data: Record<string, FrontmatterValue> = Object.create(null);
   const locations = new Map<string, FieldLocation>();
   let position = 0;
   let count = 0;
   while (position < source.length) {
-    const line = readLine(source, position);
-    const first = source.charCodeAt(line.start);
-    if (isBlankLine(source, line) || first === HASH) {
-      position = line.next;
+    const newline = lineBreak(source, position);
+    const end = contentEnd(source, position, newline);
+    const first = source.charCodeAt(position);
+    if (position === end || first === HASH) {
+      position = newline + 1;
       continue;
     }
-    if (first === SPACE) return undefined;
-    const afterColon = scanKey(source, line.start, line.end);
+    if (first === SPACE) {
+      if (skipSpaces(source, position, end) === end) {
+        position = newline + 1;
+        continue;
+      }
+      return undefined;
+    }
+    const afterColon = scanKey(source, position, end);
     if (afterColon === -1) return undefined;
-    const key = source.slice(line.start, afterColon - 1);
+    const key = source.slice(position, afterColon - 1);
     if (key in data) return undefined;
-    const valueStart = skipSpaces(source, afterColon, line.end);
-    if (valueStart === line.end) {
-      const nested = scanNestedMap(source, line.next);
+    const valueStart = skipSpaces(source, afterColon, end);
+    if (valueStart === end) {
+      const nested = scanNestedMap(source, newline + 1);
       if (nested === undefined) return undefined;
       data[key] = nested.value;
       locations.set(key, {
-        keyOffset: line.start,
+        keyOffset: position,
         valueOffset: nested.firstKeyOffset,
         children: nested.children,
       });
@@ -296,20 +291,22 @@ export function parseYamlFast(source: string): YamlResult | undefined {
     }
     const indicator = source.charCodeAt(valueStart);
     if (indicator === PIPE || indicator === GREATER) {
-      const block = scanBlockScalar(source, valueStart, line.end, line.next);
+      const block = scanBlockScalar(source, valueStart, end, newline + 1);
       if (block === undefined) return undefined;
       data[key] = block.value;
-      locations.set(key, { keyOffset: line.start, valueOffset: valueStart });
+      locations.set(key, { keyOffset: position, valueOffset: valueStart });
       position = block.next;
       count += 1;
       continue;
     }
-    const value = scanInlineValue(source, valueStart, line.end);
+    const value = scanInlineValue(source, valueStart, end);
     if (value === undefined) return undefined;
-    if (!followedByNonContinuation(source, line.next, 0)) return undefined;
+    // The next non-blank line must start a new key: an indented one would continue this value.
+    const following = nextContentLine(source, newline + 1);
+    if (following < source.length && source.charCodeAt(following) === SPACE) return undefined;
     data[key] = value;
-    locations.set(key, { keyOffset: line.start, valueOffset: valueStart });
-    position = line.next;
+    locations.set(key, { keyOffset: position, valueOffset: valueStart });
+    position = newline + 1;
     count += 1;
   }
   if (count === 0) return undefined;

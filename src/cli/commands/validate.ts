@@ -29,6 +29,8 @@ export function run({ argv, io, deps }: CommandContext): number {
       fs: deps.fs,
       mode: options.lenient === true ? 'lenient' : 'strict',
       walk: { maxDepth, followSymlinks: options['follow-symlinks'] !== false },
+      // Text and annotations print only skills with findings; keep memory flat on big trees.
+      ...(format === 'json' ? {} : { retain: 'with-diagnostics' as const, properties: false }),
     },
   );
   if (format === 'json') io.stdout.write(formatJsonReport(report));
