@@ -8,6 +8,9 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { checkSkillDirectory, findSkillFileEntry, readSkillDirectory } from '../dist/index.js';
 import { createNodeFileSystem } from '../dist/node/index.js';
+import { splitFrontmatter } from '../dist/spec/frontmatter.js';
+import { parseYamlFast } from '../dist/spec/yaml-fast.js';
+import { parseYamlWithLibrary } from '../dist/spec/yaml-library.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const root = resolve(here, '..');
@@ -55,6 +58,37 @@ function sameJson(a, b) {
   return JSON.stringify(order(a)) === JSON.stringify(order(b));
 }
 
+/** Real-data differential check: the fast scanner must read every frontmatter it accepts as the library does. */
+const fastPath = { frontmatters: 0, accepted: 0, disagreements: [] };
+function plain(result) {
+  const locations = {};
+  for (const [key, location] of result.locations) {
+    locations[key] = [
+      location.keyOffset,
+      location.valueOffset,
+      [...(location.children ?? new Map())].map(([k, c]) => [k, c.keyOffset, c.valueOffset]),
+    ];
+  }
+  return JSON.stringify({ data: result.data, locations });
+}
+function checkFastPath(directory, skillFileName) {
+  let text;
+  try {
+    text = readFileSync(join(directory, skillFileName), 'utf8').replace(/^\uFEFF/, '');
+  } catch {
+    return;
+  }
+  const split = splitFrontmatter(text);
+  if (!split.ok) return;
+  fastPath.frontmatters += 1;
+  const fast = parseYamlFast(split.frontmatter);
+  if (fast === undefined) return;
+  fastPath.accepted += 1;
+  const library = parseYamlWithLibrary(split.frontmatter, 32);
+  if (library.problems.length > 0 || plain(fast) !== plain(library))
+    fastPath.disagreements.push(directory);
+}
+
 const started = performance.now();
 const divergences = [];
 const propertyMismatches = [];
@@ -70,6 +104,7 @@ for (const verdict of verdicts) {
     ...(entry ? { skillFileKind: entry.kind } : {}),
     listed: () => true,
   });
+  checkFastPath(directory, entry?.name ?? 'SKILL.md');
   const codes = [
     ...new Set(check.diagnostics.filter((d) => d.severity === 'error').map((d) => d.code)),
   ];
@@ -128,6 +163,10 @@ console.log(
   `Lenient loading: ${lenient.loaded} load, ${lenient.skipped} skipped${codes.length ? ` (${codes.join(', ')})` : ''}`,
 );
 console.log(`Time: ${(elapsed / 1000).toFixed(2)} s for ${total} skills, strict and lenient`);
+console.log(
+  `Fast frontmatter scanner: accepted ${fastPath.accepted} of ${fastPath.frontmatters} frontmatters; ${fastPath.disagreements.length} disagree with the YAML library`,
+);
+for (const directory of fastPath.disagreements) console.log(`  disagrees: ${directory}`);
 
 if (writeDivergences) {
   const lines = [

@@ -1,5 +1,7 @@
 #!/usr/bin/env node
-import { createNodeCliDeps } from '../node/index.js';
+// The executable: real streams and the real world, then the CLI function. Kept to the modules
+// --help and --version need; each command loads the library when it runs.
+import { createNodeCliDeps } from '../node/cli-deps.js';
 import { cli } from './index.js';
 
 const io = { stdout: process.stdout, stderr: process.stderr };

@@ -1,5 +1,5 @@
 import { resolve } from 'node:path';
-import type { SkillFileSystem } from '../index.js';
+import type { SkillFileSystem } from '../deps.js';
 import { createNodeFileSystem } from './fs.js';
 
 export interface NodeCliDeps {

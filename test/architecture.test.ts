@@ -1,0 +1,195 @@
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { dirname, join, relative, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+
+const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+const src = join(root, 'src');
+
+function files(directory: string, extension: string): string[] {
+  const found: string[] = [];
+  for (const name of readdirSync(directory)) {
+    const path = join(directory, name);
+    if (statSync(path).isDirectory()) found.push(...files(path, extension));
+    else if (path.endsWith(extension) && !path.endsWith('.d.ts')) found.push(path);
+  }
+  return found;
+}
+
+const importPattern =
+  /(?:^|\n)\s*(?:import|export)\s[^'"]*?from\s+['"]([^'"]+)['"]|import\(\s*['"]([^'"]+)['"]\s*\)/g;
+
+function importsOf(file: string, text = readFileSync(file, 'utf8')): string[] {
+  const found: string[] = [];
+  for (const match of text.matchAll(importPattern)) found.push((match[1] ?? match[2]) as string);
+  return found;
+}
+
+/** The layer of a source file: its top folder under src/, or `base` for the shared root files. */
+function layerOf(file: string): string {
+  const path = relative(src, file);
+  const [first] = path.split('/');
+  if (path === 'index.ts') return 'root';
+  return path.includes('/') ? (first as string) : 'base';
+}
+
+/** Which layers each layer may import (besides itself and `base`). */
+const allowed: Record<string, readonly string[]> = {
+  base: [],
+  spec: [],
+  policy: [],
+  audit: [],
+  registry: ['spec'],
+  disclosure: ['spec'],
+  agents: ['spec'],
+  runtime: ['spec', 'registry', 'disclosure', 'policy', 'audit', 'agents'],
+  root: ['spec', 'registry', 'disclosure', 'policy', 'audit', 'agents', 'runtime'],
+  testing: ['root', 'spec', 'registry', 'disclosure', 'policy', 'audit', 'agents', 'runtime'],
+  node: ['root'],
+  adapters: ['root'],
+  cli: ['root', 'node'],
+};
+
+/** Packages each layer may import. */
+const allowedPackages: Record<string, readonly string[]> = {
+  spec: ['yaml'],
+};
+
+function isNodeBuiltin(specifier: string): boolean {
+  return (
+    specifier.startsWith('node:') ||
+    ['fs', 'path', 'os', 'child_process', 'url', 'crypto'].includes(specifier)
+  );
+}
+
+interface Source {
+  readonly file: string;
+  readonly text: string;
+}
+
+/** Checks every internal import of the given sources against the layer rules. */
+function layerViolations(sources: readonly Source[]): string[] {
+  const violations: string[] = [];
+  for (const { file, text } of sources) {
+    const layer = layerOf(file);
+    const rel = relative(root, file);
+    for (const specifier of importsOf(file, text)) {
+      if (isNodeBuiltin(specifier)) {
+        if (layer !== 'node')
+          violations.push(`${rel}: imports ${specifier}; only src/node/ may import node:*`);
+        continue;
+      }
+      if (!specifier.startsWith('.')) {
+        const packageName = specifier.startsWith('@')
+          ? specifier.split('/').slice(0, 2).join('/')
+          : specifier.split('/')[0];
+        const permitted = allowedPackages[layer] ?? [];
+        if (
+          layer !== 'adapters' &&
+          layer !== 'node' &&
+          layer !== 'cli' &&
+          !permitted.includes(packageName as string)
+        ) {
+          violations.push(`${rel}: imports package ${specifier}`);
+        }
+        continue;
+      }
+      const target = resolve(dirname(file), specifier.replace(/\.js$/, '.ts'));
+      const targetLayer = layerOf(target);
+      if (targetLayer === layer || targetLayer === 'base') continue;
+      if (!(allowed[layer] ?? []).includes(targetLayer)) {
+        violations.push(
+          `${rel}: layer ${layer} may not import ${relative(root, target)} (layer ${targetLayer})`,
+        );
+        continue;
+      }
+      // cli and adapters reach the library only through the public entries; the bin may also
+      // take the node deps directly, so that --help and --version load no library code.
+      const publicEntry = ['src/index.ts', 'src/node/index.ts'].includes(relative(root, target));
+      const binDeps = rel === 'src/cli/bin.ts' && targetLayer === 'node';
+      if ((layer === 'cli' || layer === 'adapters') && !publicEntry && !binDeps) {
+        violations.push(`${rel}: must use the public API, not ${relative(root, target)}`);
+      }
+      if (layer === 'node' && targetLayer === 'root' && relative(root, target) !== 'src/index.ts') {
+        violations.push(`${rel}: must use the public API, not ${relative(root, target)}`);
+      }
+    }
+  }
+  return violations;
+}
+
+describe('architecture', () => {
+  it('follows the layer rules of DESIGN.md', () => {
+    const sources = files(src, '.ts').map((file) => ({ file, text: readFileSync(file, 'utf8') }));
+    expect(sources.length).toBeGreaterThan(20);
+    expect(layerViolations(sources)).toEqual([]);
+  });
+
+  it('reports each kind of violation', () => {
+    const violations = layerViolations([
+      {
+        file: join(src, 'spec', 'bad.ts'),
+        text: "import { x } from '../registry/walk.js';\nimport fs from 'node:fs';",
+      },
+      {
+        file: join(src, 'policy', 'bad.ts'),
+        text: "import { parseSkill } from '../spec/parse.js';",
+      },
+      { file: join(src, 'cli', 'bad.ts'), text: "import { parseSkill } from '../spec/parse.js';" },
+      {
+        file: join(src, 'registry', 'bad.ts'),
+        text: "export { cli } from '../cli/index.js';\nimport z from 'zod';",
+      },
+      {
+        file: join(src, 'node', 'ok.ts'),
+        text: "import fs from 'node:fs';\nimport { parseSkill } from '../index.js';",
+      },
+    ]);
+    expect(violations).toEqual([
+      expect.stringContaining('src/spec/bad.ts: layer spec may not import src/registry/walk.ts'),
+      expect.stringContaining('src/spec/bad.ts: imports node:fs'),
+      expect.stringContaining('src/policy/bad.ts: layer policy may not import src/spec/parse.ts'),
+      expect.stringContaining('src/cli/bad.ts: layer cli may not import src/spec/parse.ts'),
+      expect.stringContaining(
+        'src/registry/bad.ts: layer registry may not import src/cli/index.ts',
+      ),
+      expect.stringContaining('src/registry/bad.ts: imports package zod'),
+    ]);
+  });
+
+  it('keeps the built root entry free of node:* (runtime-neutral)', () => {
+    const dist = join(root, 'dist');
+    expect(existsSync(join(dist, 'index.js')), 'run npm run build first').toBe(true);
+    const seen = new Set<string>();
+    const reached: string[] = [];
+    const visit = (file: string): void => {
+      if (seen.has(file)) return;
+      seen.add(file);
+      for (const specifier of importsOf(file)) {
+        if (specifier.startsWith('.')) visit(resolve(dirname(file), specifier));
+        else reached.push(specifier);
+      }
+    };
+    visit(join(dist, 'index.js'));
+    expect(reached.filter(isNodeBuiltin)).toEqual([]);
+    expect(seen.size).toBeGreaterThan(10);
+  });
+
+  it('keeps the bin light: --help and --version load neither the core nor yaml', () => {
+    const dist = join(root, 'dist');
+    const seen = new Set<string>();
+    const packages: string[] = [];
+    const visit = (file: string): void => {
+      if (seen.has(file)) return;
+      seen.add(file);
+      const text = readFileSync(file, 'utf8').replace(/import\(\s*['"][^'"]+['"]\s*\)/g, '');
+      for (const specifier of importsOf(file, text)) {
+        if (specifier.startsWith('.')) visit(resolve(dirname(file), specifier));
+        else packages.push(specifier);
+      }
+    };
+    visit(join(dist, 'cli', 'bin.js'));
+    expect([...seen].map((file) => relative(dist, file))).not.toContain('index.js');
+    expect(packages).not.toContain('yaml');
+  });
+});

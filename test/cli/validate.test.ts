@@ -1,0 +1,181 @@
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, symlinkSync, truncateSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { runCli } from '../helpers/cli.js';
+import { skillText, tempDir, writeSkill, writeTree } from '../helpers/temp.js';
+
+describe('skillhost validate', () => {
+  it('exits 0 for valid skills and prints a summary', async () => {
+    const root = tempDir();
+    writeSkill(root, 'alpha', { 'references/guide.md': '# Guide' });
+    writeSkill(root, 'beta');
+    const run = await runCli(['validate', root]);
+    expect(run.code).toBe(0);
+    expect(run.stdout).toBe('Checked 2 skills: all valid\n');
+  });
+
+  it('prints compiler-style diagnostics with an excerpt and a caret, and exits 1', async () => {
+    const root = tempDir();
+    writeTree(root, { 'demo/SKILL.md': skillText('name: Demo\ndescription: Does it.') });
+    const run = await runCli(['validate', 'demo'], { cwd: root });
+    expect(run.code).toBe(1);
+    expect(run.stdout).toContain('demo/SKILL.md:2:7: error NAME_NOT_LOWERCASE: ');
+    expect(run.stdout).toContain(' 2 | name: Demo\n   |       ^\n');
+    expect(run.stdout).toContain('= hint: ');
+    expect(run.stdout).toMatch(/Checked 1 skill: 0 valid, 1 invalid \(2 errors\)\n$/);
+    expect(run.stdout).not.toContain('\u001b[');
+  });
+
+  it('colours output only on a terminal', async () => {
+    const root = tempDir();
+    writeTree(root, { 'demo/SKILL.md': skillText('name: Demo\ndescription: d') });
+    expect((await runCli(['validate', root], { tty: true })).stdout).toContain('\u001b[31m');
+    expect(
+      (await runCli(['validate', root], { tty: true, env: { NO_COLOR: '1' } })).stdout,
+    ).not.toContain('\u001b[');
+  });
+
+  it('prints the JSON document with the documented shape', async () => {
+    const root = tempDir();
+    writeSkill(root, 'good');
+    writeTree(root, { 'bad/SKILL.md': skillText('name: bad\ndescription: d\nversion: 1') });
+    const run = await runCli(['validate', '--json', root]);
+    expect(run.code).toBe(1);
+    const document = JSON.parse(run.stdout);
+    expect(Object.keys(document)).toEqual(['results', 'summary']);
+    expect(document.summary).toEqual({ skills: 2, valid: 1, invalid: 1 });
+    expect(document.results).toEqual([
+      {
+        path: join(root, 'bad'),
+        valid: false,
+        diagnostics: [
+          {
+            code: 'FIELD_UNKNOWN',
+            severity: 'error',
+            message: expect.stringContaining("'version'"),
+            file: join(root, 'bad', 'SKILL.md'),
+            line: 4,
+            column: 1,
+          },
+        ],
+        properties: { name: 'bad', description: 'd' },
+      },
+      {
+        path: join(root, 'good'),
+        valid: true,
+        diagnostics: [],
+        properties: { name: 'good', description: 'Does good things. Use when asked.' },
+      },
+    ]);
+    expect(JSON.parse((await runCli(['validate', '--format', 'json', root])).stdout)).toEqual(
+      document,
+    );
+  });
+
+  it('prints GitHub Actions annotations', async () => {
+    const root = tempDir();
+    writeTree(root, {
+      'demo/SKILL.md': skillText('name: demo\ndescription: "a, b: c"\ncolor: red'),
+    });
+    const run = await runCli(['validate', '--format', 'github', 'demo'], { cwd: root });
+    expect(run.code).toBe(1);
+    expect(run.stdout).toContain('::error file=demo/SKILL.md,line=4,col=1,title=FIELD_UNKNOWN::');
+  });
+
+  it('applies lenient rules with --lenient', async () => {
+    const root = tempDir();
+    writeTree(root, { 'demo/SKILL.md': skillText('name: Demo\ndescription: d\nversion: 2') });
+    expect((await runCli(['validate', root])).code).toBe(1);
+    const lenient = await runCli(['validate', '--lenient', root]);
+    expect(lenient.code).toBe(0);
+    expect(lenient.stdout).toContain('warning NAME_NOT_LOWERCASE');
+  });
+
+  it('accepts a SKILL.md path and a skill.md with a portability warning', async () => {
+    const root = tempDir();
+    writeSkill(root, 'demo');
+    expect((await runCli(['validate', join(root, 'demo', 'SKILL.md')])).code).toBe(0);
+    writeTree(root, { 'lower/skill.md': skillText('name: lower\ndescription: d') });
+    const run = await runCli(['validate', join(root, 'lower')]);
+    expect(run.code).toBe(0);
+    expect(run.stdout).toContain('warning SKILL_FILE_LOWERCASE');
+  });
+
+  it('exits 2 for usage errors and unreadable paths, 1 when nothing is found', async () => {
+    const root = tempDir();
+    expect((await runCli(['validate'])).code).toBe(2);
+    expect((await runCli(['validate', '--bogus', root])).code).toBe(2);
+    expect((await runCli(['validate', '--format', 'xml', root])).code).toBe(2);
+    const missing = await runCli(['validate', join(root, 'nope')]);
+    expect(missing.code).toBe(2);
+    expect(missing.stdout).toContain('PATH_NOT_FOUND');
+    writeFileSync(join(root, 'notes.txt'), 'x');
+    expect((await runCli(['validate', join(root, 'notes.txt')])).code).toBe(2);
+    mkdirSync(join(root, 'empty'));
+    const empty = await runCli(['validate', '--json', join(root, 'empty')]);
+    expect(empty.code).toBe(1);
+    expect(JSON.parse(empty.stdout).results[0].diagnostics[0].code).toBe('NO_SKILLS_FOUND');
+  });
+
+  it('gives every hostile SKILL.md a coded error and keeps validating the others', async () => {
+    const root = tempDir();
+    const outside = tempDir();
+    writeFileSync(join(outside, 'secret.md'), skillText('name: escape\ndescription: SECRET'));
+    writeSkill(root, 'good');
+    mkdirSync(join(root, 'fifo'));
+    execFileSync('mkfifo', [join(root, 'fifo', 'SKILL.md')]);
+    mkdirSync(join(root, 'dir', 'SKILL.md'), { recursive: true });
+    mkdirSync(join(root, 'escape'));
+    symlinkSync(join(outside, 'secret.md'), join(root, 'escape', 'SKILL.md'));
+    mkdirSync(join(root, 'device'));
+    symlinkSync('/dev/zero', join(root, 'device', 'SKILL.md'));
+    mkdirSync(join(root, 'huge'));
+    writeFileSync(join(root, 'huge', 'SKILL.md'), '');
+    truncateSync(join(root, 'huge', 'SKILL.md'), 50 * 1024 * 1024);
+    writeTree(root, {
+      'binary/SKILL.md': new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0, 1, 2]),
+      'latin1/SKILL.md': new Uint8Array([0x2d, 0x2d, 0x2d, 0x0a, 0xe9, 0x0a]),
+      'bom/SKILL.md': `\ufeff${skillText('name: bom\ndescription: d')}`,
+      'crlf/SKILL.md': skillText('name: crlf\ndescription: d').replace(/\n/g, '\r\n'),
+      'empty/SKILL.md': '',
+      'noopen/SKILL.md': 'name: x\n',
+      'noclose/SKILL.md': '---\nname: noclose\n',
+      'list/SKILL.md': '---\n- a\n---\n',
+      'dup/SKILL.md': skillText('name: dup\nname: dup\ndescription: d'),
+    });
+    const run = await runCli(['validate', '--json', root]);
+    expect(run.code).toBe(1);
+    const byName = Object.fromEntries(
+      JSON.parse(run.stdout).results.map(
+        (result: { path: string; valid: boolean; diagnostics: Array<{ code: string }> }) => [
+          result.path.slice(root.length + 1),
+          result.valid
+            ? 'valid'
+            : result.diagnostics
+                .filter((d) => d.code)
+                .map((d) => d.code)
+                .join(','),
+        ],
+      ),
+    );
+    expect(byName).toEqual({
+      binary: 'TEXT_NOT_UTF8',
+      bom: 'valid',
+      crlf: 'valid',
+      device: 'SKILL_FILE_SYMLINK_ESCAPE',
+      dir: 'SKILL_FILE_NOT_REGULAR',
+      dup: 'YAML_DUPLICATE_KEY',
+      empty: 'FILE_EMPTY',
+      escape: 'SKILL_FILE_SYMLINK_ESCAPE',
+      fifo: 'SKILL_FILE_NOT_REGULAR',
+      good: 'valid',
+      huge: 'SKILL_FILE_TOO_LARGE',
+      latin1: 'TEXT_NOT_UTF8',
+      list: 'FRONTMATTER_NOT_MAPPING',
+      noclose: 'FRONTMATTER_UNCLOSED',
+      noopen: 'FRONTMATTER_MISSING',
+    });
+    expect(run.stdout).not.toContain('SECRET');
+  });
+});

@@ -1,0 +1,92 @@
+import { describe, expect, it } from 'vitest';
+import { checkBody, countLines, estimateTokens, findBodyLinks } from '../../src/spec/body.js';
+import { parseSkill } from '../../src/spec/parse.js';
+
+function bodyDiagnostics(body: string, existing: string[] = []) {
+  const parsed = parseSkill(`---\nname: demo\ndescription: d\n---\n${body}`, {
+    file: 'demo/SKILL.md',
+  });
+  return checkBody(parsed, { fileExists: (path) => existing.includes(path) });
+}
+
+describe('body length', () => {
+  it('warns past 500 lines, not at 500', () => {
+    const lines = (count: number) =>
+      Array.from({ length: count }, (_, index) => `line ${index}`).join('\n');
+    expect(bodyDiagnostics(lines(500)).map((d) => d.code)).toEqual([]);
+    const diagnostics = bodyDiagnostics(lines(501));
+    expect(diagnostics.map((d) => d.code)).toEqual(['BODY_TOO_MANY_LINES']);
+    expect(diagnostics[0]?.message).toContain('501 lines');
+    expect(diagnostics[0]?.line).toBe(505);
+  });
+
+  it('warns past about 5000 tokens', () => {
+    expect(bodyDiagnostics('word '.repeat(3900)).map((d) => d.code)).toEqual([]);
+    expect(bodyDiagnostics('word '.repeat(4100)).map((d) => d.code)).toEqual([
+      'BODY_TOO_MANY_TOKENS',
+    ]);
+    expect(bodyDiagnostics('字'.repeat(5001)).map((d) => d.code)).toEqual(['BODY_TOO_MANY_TOKENS']);
+  });
+
+  it('warns about an empty body', () => {
+    expect(bodyDiagnostics('\n  \n').map((d) => d.code)).toEqual(['BODY_EMPTY']);
+  });
+
+  it('counts lines without trailing blank lines, and stops at a limit', () => {
+    expect(countLines('a\nb\n\n\n')).toBe(2);
+    expect(countLines('')).toBe(0);
+    expect(countLines('a\n'.repeat(1000), 10)).toBe(11);
+    expect(estimateTokens('abcd'.repeat(10))).toBe(10);
+  });
+});
+
+describe('relative links from the body', () => {
+  it('finds inline links, images and reference definitions, not URLs or anchors', () => {
+    const body = [
+      'See [guide](references/guide.md) and ![logo](assets/logo.png "Logo").',
+      '[web](https://example.com) [mail](mailto:a@b.c) [anchor](#steps) [abs](/etc/passwd)',
+      '[ref]: references/ref.md',
+      'Query [q](references/q.md?x=1#y) and [spaced](<references/my file.md>)',
+      'Encoded [e](references/a%20b.md)',
+    ].join('\n');
+    expect(findBodyLinks(body).map((link) => link.path)).toEqual([
+      'references/guide.md',
+      'assets/logo.png',
+      'references/ref.md',
+      'references/q.md',
+      'references/my file.md',
+      'references/a b.md',
+    ]);
+  });
+
+  it('ignores links in fenced code blocks and inline code', () => {
+    const body = [
+      '```md',
+      '[x](missing.md)',
+      '```',
+      '`[y](also-missing.md)`',
+      '~~~',
+      '[z](z.md)',
+      '~~~',
+    ].join('\n');
+    expect(findBodyLinks(body)).toEqual([]);
+  });
+
+  it('reports broken links and links that leave the skill, with positions', () => {
+    const diagnostics = bodyDiagnostics(
+      '# T\n\nRead [a](references/a.md), [b](references/b.md) and [up](../other/SKILL.md).\n',
+      ['references/a.md'],
+    );
+    expect(diagnostics.map((d) => [d.code, d.line, d.column])).toEqual([
+      ['LINK_BROKEN', 7, 32],
+      ['LINK_OUTSIDE_SKILL', 7, 58],
+    ]);
+  });
+
+  it('resolves dot segments inside the skill', () => {
+    expect(findBodyLinks('[a](./references/../scripts/run.sh)').map((link) => link.path)).toEqual([
+      'scripts/run.sh',
+    ]);
+    expect(findBodyLinks('[a](references/../../x)')[0]?.path).toBeUndefined();
+  });
+});

@@ -1,0 +1,128 @@
+import { describe, expect, it } from 'vitest';
+import { parseSkill } from '../../src/spec/parse.js';
+import { validateSkill } from '../../src/spec/validate.js';
+
+function parse(frontmatter: string) {
+  return parseSkill(`---\n${frontmatter}\n---\nBody\n`, { file: 'x/SKILL.md', directoryName: 'x' });
+}
+
+function codes(frontmatter: string): string[] {
+  return parse(frontmatter).diagnostics.map((diagnostic) => diagnostic.code);
+}
+
+describe('YAML attacks are refused with a code, quickly, without a crash', () => {
+  it('rejects a billion-laughs alias bomb without expanding it', () => {
+    const lines = ['a: &a ["lol","lol","lol","lol","lol","lol","lol","lol","lol"]'];
+    for (let level = 1; level < 10; level += 1) {
+      const previous = String.fromCharCode(96 + level);
+      const name = String.fromCharCode(97 + level);
+      lines.push(`${name}: &${name} [${Array(9).fill(`*${previous}`).join(',')}]`);
+    }
+    lines.push('name: x', 'description: y');
+    const started = performance.now();
+    const parsed = parse(lines.join('\n'));
+    expect(performance.now() - started).toBeLessThan(2000);
+    expect(parsed.frontmatter).toBeUndefined();
+    expect(parsed.diagnostics[0]).toMatchObject({ code: 'YAML_ANCHOR_OR_ALIAS', line: 2 });
+  });
+
+  it('rejects anchors and aliases in any position', () => {
+    expect(codes('name: &n x\ndescription: y')).toContain('YAML_ANCHOR_OR_ALIAS');
+    expect(codes('name: x\ndescription: *d')).toContain('YAML_ANCHOR_OR_ALIAS');
+    expect(codes('a: &x y\nb: *x\nname: x\ndescription: y')).toContain('YAML_ANCHOR_OR_ALIAS');
+  });
+
+  it('rejects tags, including code-executing ones', () => {
+    expect(codes('name: !!js/function "function(){}"\ndescription: y')).toEqual(['YAML_TAG']);
+    expect(codes('name: !custom x\ndescription: y')).toEqual(['YAML_TAG']);
+    expect(codes('name: !!str x\ndescription: y')).toEqual(['YAML_TAG']);
+  });
+
+  it('rejects directives', () => {
+    expect(codes('%YAML 1.2\nname: x')).toEqual(['YAML_DIRECTIVE']);
+    expect(codes('%TAG !e! tag:evil.example,2000:\nname: x')).toEqual(['YAML_DIRECTIVE']);
+  });
+
+  it('rejects extreme flow nesting quickly', () => {
+    const started = performance.now();
+    const deep = `name: ${'['.repeat(20_000)}${']'.repeat(20_000)}`;
+    const result = codes(deep);
+    expect(result.some((code) => code === 'YAML_TOO_DEEP' || code === 'YAML_SYNTAX')).toBe(true);
+    expect(performance.now() - started).toBeLessThan(5000);
+  });
+
+  it('rejects nesting past the depth limit', () => {
+    let nested = 'a:';
+    for (let level = 1; level <= 40; level += 1) nested += `\n${'  '.repeat(level)}k${level}:`;
+    nested += ' leaf';
+    expect(codes(nested)).toContain('YAML_TOO_DEEP');
+    expect(codes('a: [[[[x]]]]\nname: x\ndescription: y')).not.toContain('YAML_TOO_DEEP');
+  });
+
+  it('handles deeply nested complex keys without the slow stringify path', () => {
+    const started = performance.now();
+    const result = codes(`a:\n${'? '.repeat(2000)}x`);
+    expect(result.length).toBeGreaterThan(0);
+    expect(performance.now() - started).toBeLessThan(5000);
+  });
+
+  it('keeps __proto__ a plain key and pollutes nothing', () => {
+    const parsed = parse(
+      'name: x\ndescription: y\n__proto__:\n  polluted: yes\nmetadata:\n  __proto__: z',
+    );
+    expect(Object.getPrototypeOf(parsed.frontmatter)).toBeNull();
+    expect(Object.keys(parsed.frontmatter ?? {})).toContain('__proto__');
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+    const strict = validateSkill(parsed, { mode: 'strict' }).map((diagnostic) => diagnostic.code);
+    expect(strict).toContain('FIELD_UNKNOWN');
+  });
+
+  it('rejects duplicate keys at any level', () => {
+    expect(codes('name: x\nname: y')).toEqual(['YAML_DUPLICATE_KEY']);
+    expect(codes('metadata:\n  a: 1\n  a: 2')).toEqual(['YAML_DUPLICATE_KEY']);
+  });
+
+  it('rejects complex keys and multiple documents', () => {
+    expect(codes('? [a, b]\n: c\nname: x')).toContain('YAML_COMPLEX_KEY');
+    expect(codes('name: x\n...\ndescription: y')).toContain('YAML_SYNTAX');
+  });
+
+  it('requires a mapping', () => {
+    expect(codes('- a\n- b')).toEqual(['FRONTMATTER_NOT_MAPPING']);
+    expect(codes('just text')).toEqual(['FRONTMATTER_NOT_MAPPING']);
+    expect(codes('# only a comment')).toEqual(['FRONTMATTER_NOT_MAPPING']);
+  });
+
+  it('reads every scalar as text (failsafe schema)', () => {
+    const parsed = parse(
+      'name: x\ndescription: y\nmetadata:\n  version: 1.0\n  on: yes\n  nothing: null\n  date: 2024-01-01',
+    );
+    expect(parsed.frontmatter?.metadata).toEqual({
+      version: '1.0',
+      on: 'yes',
+      nothing: 'null',
+      date: '2024-01-01',
+    });
+  });
+
+  it('caps the frontmatter size before parsing', () => {
+    const big = `name: x\ndescription: ${'a'.repeat(70 * 1024)}`;
+    expect(codes(big)).toEqual(['FRONTMATTER_TOO_LARGE']);
+    const small = parseSkill(
+      `---\nname: x\ndescription: ${'a'.repeat(200)}\n---\n`,
+      { file: 'f' },
+      {
+        limits: { maxFrontmatterBytes: 100 },
+      },
+    );
+    expect(small.diagnostics.map((diagnostic) => diagnostic.code)).toEqual([
+      'FRONTMATTER_TOO_LARGE',
+    ]);
+  });
+
+  it('gives YAML errors a line and column in the file', () => {
+    const parsed = parse('name: x\ndescription: Optimize links: site architecture');
+    expect(parsed.diagnostics[0]).toMatchObject({ code: 'YAML_SYNTAX', line: 3 });
+    expect(parsed.diagnostics[0]?.column).toBeGreaterThan(1);
+  });
+});
