@@ -10,8 +10,9 @@ export const COMMANDS: readonly CommandEntry[] = [
 Check skills against the Agent Skills specification.
 
 Each PATH is a skill directory, a SKILL.md file, or a folder holding skill
-directories at any depth (.git and node_modules are skipped). Strict by default:
-every rule of the specification is an error, as in the reference validator.
+directories at any depth (.git and node_modules are skipped; linked directories
+are reported, not followed, unless --follow-symlinks). Strict by default: every
+rule of the specification is an error, as in the reference validator.
 
 Options:
   --lenient               Validate as runtime loading does: only what makes a
@@ -20,7 +21,8 @@ Options:
                           Output format (default: text)
   --json                  Same as --format json
   --max-depth N           Deepest folder level searched below a PATH (default 8)
-  --no-follow-symlinks    Do not follow symbolically linked directories
+  --follow-symlinks       Follow symbolically linked directories (never into a
+                          loop); without it they are reported and skipped
   -h, --help              Show this help
 
 Output:

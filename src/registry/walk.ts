@@ -8,7 +8,10 @@ export interface WalkOptions {
   readonly maxDepth?: number;
   /** Most directories listed per root (default 100,000). */
   readonly maxDirectories?: number;
-  /** Follow symbolically linked directories, never into a loop (default true). */
+  /**
+   * Follow symbolically linked directories, never into a loop (default false: a link can lead
+   * anywhere, so a skipped link is reported instead).
+   */
   readonly followSymlinks?: boolean;
   /** Directory names never entered (default `.git` and `node_modules`). */
   readonly skipNames?: ReadonlySet<string>;
@@ -17,7 +20,7 @@ export interface WalkOptions {
 export const DEFAULT_WALK_OPTIONS = Object.freeze({
   maxDepth: 8,
   maxDirectories: 100_000,
-  followSymlinks: true,
+  followSymlinks: false,
   skipNames: new Set(['.git', 'node_modules']) as ReadonlySet<string>,
 });
 
@@ -154,7 +157,7 @@ export function walkSkillTree(
         if (!followSymlinks) {
           report(
             'WALK_SYMLINK_SKIPPED',
-            'Linked directory not followed (following links is off)',
+            'Linked directory not followed; follow links explicitly to search it',
             child,
             false,
           );

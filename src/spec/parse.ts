@@ -51,10 +51,13 @@ const noFields: ReadonlyMap<string, FieldLocation> = new Map();
  * @example parseSkill('---\nname: demo\ndescription: Demo.\n---\nBody', { file: 'demo/SKILL.md' })
  */
 export function parseSkill(
-  text: string,
+  source: string,
   location: SkillLocation,
   options: ParseOptions = {},
 ): ParsedSkill {
+  // A lone carriage return ends a line, as in Python's universal newlines (the reference reads
+  // files that way). Replacing it one for one keeps every offset.
+  const text = source.includes('\r') ? source.replace(/\r(?!\n)/g, '\n') : source;
   const limits =
     options.limits === undefined
       ? DEFAULT_READ_LIMITS

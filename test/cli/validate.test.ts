@@ -179,3 +179,27 @@ describe('skillhost validate', () => {
     expect(run.stdout).not.toContain('SECRET');
   });
 });
+
+describe('skillhost validate and linked directories', () => {
+  it('reports linked directories unless --follow-symlinks, and never loops', async () => {
+    const root = tempDir();
+    const elsewhere = tempDir();
+    writeSkill(elsewhere, 'linked');
+    writeSkill(root, 'local');
+    symlinkSync(join(elsewhere, 'linked'), join(root, 'linked'));
+    symlinkSync(root, join(root, 'loop'));
+    const plain = JSON.parse((await runCli(['validate', '--json', root])).stdout);
+    expect(plain.summary.skills).toBe(1);
+    expect(plain.diagnostics.map((d: { code: string }) => d.code)).toEqual([
+      'WALK_SYMLINK_SKIPPED',
+      'WALK_SYMLINK_SKIPPED',
+    ]);
+    const followed = await runCli(['validate', '--json', '--follow-symlinks', root]);
+    const document = JSON.parse(followed.stdout);
+    expect(document.summary.skills).toBe(2);
+    expect(document.diagnostics.map((d: { code: string }) => d.code)).toEqual([
+      'WALK_SYMLINK_LOOP',
+    ]);
+    expect(followed.code).toBe(0);
+  });
+});

@@ -58,3 +58,13 @@ describe('splitFrontmatter', () => {
     });
   });
 });
+
+describe('line breaks', () => {
+  it('reads lone carriage returns as line breaks, as the reference does', async () => {
+    const { parseSkill } = await import('../../src/spec/parse.js');
+    const parsed = parseSkill('---\rname: demo\rdescription: d\r---\rBody\r', { file: 'f' });
+    expect(parsed.diagnostics).toEqual([]);
+    expect(parsed.frontmatter).toEqual({ name: 'demo', description: 'd' });
+    expect(parsed.bodyLine).toBe(5);
+  });
+});

@@ -28,7 +28,7 @@ export function run({ argv, io, deps }: CommandContext): number {
     {
       fs: deps.fs,
       mode: options.lenient === true ? 'lenient' : 'strict',
-      walk: { maxDepth, followSymlinks: options['follow-symlinks'] !== false },
+      walk: { maxDepth, followSymlinks: options['follow-symlinks'] === true },
       // Text and annotations print only skills with findings; keep memory flat on big trees.
       ...(format === 'json' ? {} : { retain: 'with-diagnostics' as const, properties: false }),
     },
