@@ -294,6 +294,11 @@ export const CODES = {
     'The field metadata is not a mapping.',
     'Write metadata as indented key: value lines.',
   ),
+  METADATA_EMPTY: code(
+    'field',
+    'The field metadata has no value.',
+    'Remove the empty metadata line, or add indented key: value lines below it.',
+  ),
   METADATA_VALUE_NOT_STRING: code(
     'field',
     'A metadata value is not a text value.',

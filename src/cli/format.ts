@@ -7,6 +7,21 @@ import {
 } from '../index.js';
 import type { Style } from './style.js';
 
+/**
+ * Makes text safe to print on a terminal: control characters (escape sequences could rewrite
+ * the screen) and bidirectional overrides (they could disguise text) are shown as \\u escapes.
+ */
+export function printable(text: string, keepTabs = false): string {
+  return text.replace(
+    // biome-ignore lint/suspicious/noControlCharactersInRegex: finding control characters is the point
+    /[\u0000-\u001f\u007f-\u009f\u200e\u200f\u202a-\u202e\u2066-\u2069]/g,
+    (character) =>
+      keepTabs && character === '\t'
+        ? character
+        : `\\u${character.charCodeAt(0).toString(16).padStart(4, '0')}`,
+  );
+}
+
 /** Shows a path relative to the working directory when it lies below it. */
 export function displayPath(path: string, cwd: string): string {
   if (path === cwd) return '.';
@@ -15,14 +30,14 @@ export function displayPath(path: string, cwd: string): string {
 }
 
 function caretPadding(excerpt: string, column: number): string {
-  let padding = '';
+  let prefix = '';
   let count = 1;
   for (const character of excerpt) {
     if (count >= column) break;
-    padding += character === '\t' ? '\t' : ' ';
+    prefix += character;
     count += 1;
   }
-  return padding;
+  return printable(prefix, true).replace(/[^\t]/gu, ' ');
 }
 
 /** One diagnostic, compiler style: location, severity, code, message, excerpt with caret, hint. */
@@ -32,7 +47,7 @@ export function formatDiagnostic(
   cwd: string,
   style: Style,
 ): string {
-  const file = displayPath(diagnostic.file, cwd);
+  const file = printable(displayPath(diagnostic.file, cwd));
   const location = diagnostic.line > 0 ? `${file}:${diagnostic.line}:${diagnostic.column}` : file;
   const severity =
     diagnostic.severity === 'error'
@@ -41,12 +56,12 @@ export function formatDiagnostic(
         ? style.yellow(style.bold('warning'))
         : style.cyan('info');
   const lines = [
-    `${style.bold(`${location}:`)} ${severity} ${style.dim(diagnostic.code)}: ${diagnostic.message}`,
+    `${style.bold(`${location}:`)} ${severity} ${style.dim(diagnostic.code)}: ${printable(diagnostic.message)}`,
   ];
   if (diagnostic.line > 0 && excerpt !== undefined) {
     const gutter = String(diagnostic.line);
     const blank = ' '.repeat(gutter.length);
-    lines.push(` ${style.dim(`${gutter} |`)} ${excerpt}`);
+    lines.push(` ${style.dim(`${gutter} |`)} ${printable(excerpt, true)}`);
     lines.push(
       ` ${style.dim(`${blank} |`)} ${caretPadding(excerpt, diagnostic.column)}${style.bold('^')}`,
     );
@@ -94,7 +109,7 @@ function escapeAnnotationData(text: string): string {
 }
 
 function escapeAnnotationProperty(text: string): string {
-  return escapeAnnotationData(text).replace(/:/g, '%3A').replace(/,/g, '%2C');
+  return printable(escapeAnnotationData(text).replace(/:/g, '%3A').replace(/,/g, '%2C'));
 }
 
 /** GitHub Actions workflow commands, one annotation per diagnostic. */
@@ -113,7 +128,9 @@ export function formatGithubReport(report: ValidationReport, cwd: string): strin
       properties.push(`line=${diagnostic.line}`, `col=${diagnostic.column}`);
     }
     properties.push(`title=${escapeAnnotationProperty(diagnostic.code)}`);
-    lines.push(`::${command} ${properties.join(',')}::${escapeAnnotationData(diagnostic.message)}`);
+    lines.push(
+      `::${command} ${properties.join(',')}::${printable(escapeAnnotationData(diagnostic.message))}`,
+    );
   }
   const { skills, valid, invalid } = report.summary;
   lines.push(`Checked ${plural(skills, 'skill')}: ${valid} valid, ${invalid} invalid`);

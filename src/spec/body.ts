@@ -38,6 +38,10 @@ export function countLines(text: string, limit = Number.POSITIVE_INFINITY): numb
   return lines;
 }
 
+/** Bounds on link checking, so that a body stuffed with links stays cheap to check. */
+const MAX_LINKS_CHECKED = 1000;
+const MAX_LINK_DIAGNOSTICS = 50;
+
 export interface BodyLink {
   /** The link target as written. */
   readonly target: string;
@@ -92,18 +96,15 @@ export function resolveRelativeTarget(target: string): string | undefined | null
   return segments.length === 0 ? null : segments.join('/');
 }
 
-/** True when `offset` lies inside an inline code span of its line. */
-function insideInlineCode(body: string, offset: number): boolean {
-  const lineStart = body.lastIndexOf('\n', offset - 1) + 1;
-  const newline = body.indexOf('\n', offset);
-  const line = body.slice(lineStart, newline === -1 ? body.length : newline);
-  if (!line.includes('`')) return false;
-  const position = offset - lineStart;
+/** Start and end offsets of the inline code spans of one line (relative to the line). */
+function codeSpans(line: string): Array<readonly [number, number]> {
+  const spans: Array<readonly [number, number]> = [];
+  if (!line.includes('`')) return spans;
   const span = /(`+)[^`]*?\1/g;
   for (let match = span.exec(line); match !== null; match = span.exec(line)) {
-    if (position > match.index && position < match.index + match[0].length) return true;
+    spans.push([match.index, match.index + match[0].length]);
   }
-  return false;
+  return spans;
 }
 
 /** Relative links from the body into files (not URLs, not anchors), outside code. */
@@ -111,6 +112,9 @@ export function findBodyLinks(body: string): BodyLink[] {
   const links: BodyLink[] = [];
   if (!body.includes('](') && !body.includes(']:')) return links;
   let fenceMarker: string | undefined;
+  // Code spans are found once per line that holds a link, however many links it holds.
+  let spansLineStart = -1;
+  let spans: Array<readonly [number, number]> = [];
   linkScanner.lastIndex = 0;
   for (let match = linkScanner.exec(body); match !== null; match = linkScanner.exec(body)) {
     const fenceText = match[1];
@@ -122,7 +126,14 @@ export function findBodyLinks(body: string): BodyLink[] {
     if (fenceMarker !== undefined) continue;
     const target = (match[2] ?? match[3]) as string;
     const offset = match.index + match[0].length - target.length;
-    if (insideInlineCode(body, offset)) continue;
+    const lineStart = body.lastIndexOf('\n', offset - 1) + 1;
+    if (lineStart !== spansLineStart) {
+      const newline = body.indexOf('\n', offset);
+      spans = codeSpans(body.slice(lineStart, newline === -1 ? body.length : newline));
+      spansLineStart = lineStart;
+    }
+    const column = offset - lineStart;
+    if (spans.some(([start, end]) => column > start && column < end)) continue;
     const path = resolveRelativeTarget(target);
     if (path === null) continue;
     links.push({ target, path, offset });
@@ -185,8 +196,17 @@ export function checkBody(parsed: ParsedSkill, options: BodyCheckOptions = {}): 
   }
   const exists = options.fileExists;
   if (exists !== undefined) {
-    for (const link of findBodyLinks(body)) {
+    let reported = 0;
+    let unreported = 0;
+    const links = findBodyLinks(body);
+    for (let index = 0; index < links.length && index < MAX_LINKS_CHECKED; index += 1) {
+      const link = links[index] as BodyLink;
       if (link.path !== undefined && exists(link.path) !== false) continue;
+      if (reported >= MAX_LINK_DIAGNOSTICS) {
+        unreported += 1;
+        continue;
+      }
+      reported += 1;
       const position = parsed.bodyPosition(link.offset);
       if (link.path === undefined) {
         out.push(
@@ -213,6 +233,18 @@ export function checkBody(parsed: ParsedSkill, options: BodyCheckOptions = {}): 
           ),
         );
       }
+    }
+    if (unreported > 0 || links.length > MAX_LINKS_CHECKED) {
+      out.push(
+        createDiagnostic(
+          'LINK_BROKEN',
+          'warning',
+          `${unreported} more broken links not listed${links.length > MAX_LINKS_CHECKED ? `; only the first ${MAX_LINKS_CHECKED} of ${links.length} links were checked` : ''}`,
+          parsed.file,
+          parsed.bodyLine,
+          1,
+        ),
+      );
     }
   }
   return out;

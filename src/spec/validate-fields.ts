@@ -263,7 +263,10 @@ function checkOptionalFields(parsed: ParsedSkill, report: Reporter): void {
   }
   const metadata = frontmatter.metadata;
   if (metadata !== undefined) {
-    if (!isFrontmatterMap(metadata)) {
+    if (metadata === '') {
+      // `metadata:` with nothing after it is YAML's null: no metadata, as the reference reads it.
+      report.add('METADATA_EMPTY', 'warning', "Field 'metadata' is empty", 'metadata');
+    } else if (!isFrontmatterMap(metadata)) {
       report.rule(
         'METADATA_NOT_MAPPING',
         `Field 'metadata' must be a mapping of text keys to text values, not ${describeType(metadata)}`,

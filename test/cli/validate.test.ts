@@ -203,3 +203,56 @@ describe('skillhost validate and linked directories', () => {
     expect(followed.code).toBe(0);
   });
 });
+
+/** True when text holds a control character (other than tab and newline) or a bidi override. */
+function hasUnsafeCharacter(text: string): boolean {
+  for (const character of text) {
+    const code = character.codePointAt(0) as number;
+    if (
+      (code < 0x20 && code !== 9 && code !== 10) ||
+      (code >= 0x7f && code <= 0x9f) ||
+      code === 0x202e
+    )
+      return true;
+  }
+  return false;
+}
+
+describe('skillhost validate and hostile text', () => {
+  it('never prints control characters or bidirectional overrides raw', async () => {
+    const root = tempDir();
+    const evil = 'evil\u001b[2J\u202e';
+    writeTree(root, {
+      [`${evil}/SKILL.md`]: skillText(`name: "x\\u001b]0;pwned\\u0007"\ndescription: d`),
+    });
+    const run = await runCli(['validate', root]);
+    expect(run.code).toBe(1);
+    expect(hasUnsafeCharacter(run.stdout)).toBe(false);
+    expect(run.stdout).toContain('\\u001b');
+    const github = await runCli(['validate', '--format', 'github', root]);
+    expect(hasUnsafeCharacter(github.stdout)).toBe(false);
+    expect(hasUnsafeCharacter('a\u001bb')).toBe(true);
+  });
+
+  it('stays quick on a body stuffed with links on one line', async () => {
+    const root = tempDir();
+    const body = `\`code\` ${'[a](missing.md) '.repeat(15_000)}\n`;
+    writeTree(root, { 'demo/SKILL.md': skillText('name: demo\ndescription: d', body) });
+    const started = performance.now();
+    const run = await runCli(['validate', '--json', root]);
+    expect(performance.now() - started).toBeLessThan(10_000);
+    const diagnostics = JSON.parse(run.stdout).results[0].diagnostics;
+    expect(diagnostics.length).toBeLessThanOrEqual(52);
+    expect(diagnostics.map((d: { message: string }) => d.message)).toContainEqual(
+      expect.stringContaining('more broken links not listed'),
+    );
+  });
+
+  it('treats an empty metadata field as no metadata, as the reference does', async () => {
+    const root = tempDir();
+    writeTree(root, { 'demo/SKILL.md': skillText('name: demo\ndescription: d\nmetadata:') });
+    const run = await runCli(['validate', root]);
+    expect(run.code).toBe(0);
+    expect(run.stdout).toContain('warning METADATA_EMPTY');
+  });
+});

@@ -1,6 +1,6 @@
 import { parseArgs, UsageError } from '../args.js';
 import type { CommandContext } from '../command.js';
-import { asciiJson, formatDiagnostic } from '../format.js';
+import { asciiJson, formatDiagnostic, printable } from '../format.js';
 import { createStyle } from '../style.js';
 import { checkForProperties, resolveTarget } from './skill-paths.js';
 
@@ -10,11 +10,11 @@ export function run({ argv, io, deps }: CommandContext): number {
   const path = deps.resolvePath(deps.cwd, positionals[0] as string);
   const target = resolveTarget(deps.fs, path);
   if (target.kind === 'missing') {
-    io.stderr.write(`skillhost: error: ${target.message}\n`);
+    io.stderr.write(`skillhost: error: ${printable(target.message)}\n`);
     return 2;
   }
   if (target.kind === 'tree') {
-    io.stderr.write(`skillhost: error SKILL_FILE_MISSING: no SKILL.md in '${path}'\n`);
+    io.stderr.write(`skillhost: error SKILL_FILE_MISSING: no SKILL.md in '${printable(path)}'\n`);
     return 1;
   }
   const check = checkForProperties(deps.fs, target.directory, target.skillFileName);

@@ -1,6 +1,7 @@
 import { type AvailableSkillEntry, renderAvailableSkillsXml } from '../../index.js';
 import { parseArgs, UsageError } from '../args.js';
 import type { CommandContext } from '../command.js';
+import { printable } from '../format.js';
 import { checkForProperties, resolveTarget, skillsInTree } from './skill-paths.js';
 
 export function run({ argv, io, deps }: CommandContext): number {
@@ -24,13 +25,13 @@ export function run({ argv, io, deps }: CommandContext): number {
     const path = deps.resolvePath(deps.cwd, argument);
     const target = resolveTarget(deps.fs, path);
     if (target.kind === 'missing') {
-      io.stderr.write(`skillhost: error: ${target.message}\n`);
+      io.stderr.write(`skillhost: error: ${printable(target.message)}\n`);
       return 2;
     }
     if (target.kind === 'skill') {
       const entry = read(target.directory, target.skillFileName);
       if (typeof entry === 'string') {
-        io.stderr.write(`Error: ${entry}\n`);
+        io.stderr.write(`Error: ${printable(entry)}\n`);
         return 1;
       }
       entries.push(entry);
@@ -38,7 +39,7 @@ export function run({ argv, io, deps }: CommandContext): number {
     }
     for (const skill of skillsInTree(deps.fs, target.directory)) {
       const entry = read(skill.directory, skill.skillFileName);
-      if (typeof entry === 'string') io.stderr.write(`skipped: ${entry}\n`);
+      if (typeof entry === 'string') io.stderr.write(`skipped: ${printable(entry)}\n`);
       else entries.push(entry);
     }
   }
