@@ -6,5 +6,6 @@ export default defineConfig({
     environment: 'node',
     pool: 'forks',
     testTimeout: 30_000,
+    reporters: ['default', './test/helpers/summary-reporter.ts'],
   },
 });
