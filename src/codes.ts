@@ -101,6 +101,22 @@ export const CODES = {
   ),
   SKILL_FILE_UNREADABLE: code('file', 'SKILL.md could not be read.', 'Check its permissions.'),
 
+  SKILL_SHADOWED: code(
+    'path',
+    'Another skill with the same name takes precedence over this copy.',
+    'Rename one of them, or address this copy as name@source.',
+  ),
+  SKILL_DUPLICATE: code(
+    'path',
+    'This copy is identical to the skill that takes precedence; the two were collapsed.',
+    'Nothing to do, unless the copy is stale and can be removed.',
+  ),
+  NAME_CONFUSABLE: code(
+    'portability',
+    "The name looks like another skill's name (look-alike letters from another script).",
+    'Rename the skill with ASCII letters so that it cannot be mistaken for the other.',
+  ),
+
   // Encoding
   TEXT_NOT_UTF8: code(
     'encoding',
@@ -269,6 +285,11 @@ export const CODES = {
     'The description is longer than 1024 characters.',
     'Shorten it; move details into the body of SKILL.md.',
   ),
+  DESCRIPTION_HIDDEN_UNICODE: code(
+    'field',
+    'The description holds invisible characters (tag characters, bidirectional controls, zero-width characters).',
+    'Remove them: they can hide instructions from people while models still read them.',
+  ),
   LICENSE_NOT_STRING: code(
     'field',
     'The field license is not a text value.',
@@ -338,12 +359,63 @@ export const CODES = {
   ),
 
   // CLI and runtime
+  CONFIG_INVALID: code(
+    'usage',
+    'The user configuration file cannot be read.',
+    'Fix the JSON in the file named, or delete it to start over.',
+  ),
   USAGE: code('usage', 'The command line is not valid.', 'Run the command with --help.'),
   SKILL_INVALID: code(
     'runtime',
     'The skill has errors and cannot be loaded.',
     'Run skillhost validate on it and fix the errors it lists.',
   ),
+  SKILL_NOT_FOUND: code(
+    'runtime',
+    'No skill with this name is in the registry.',
+    'List the skills with skillhost list; address a shadowed copy as name@source.',
+  ),
+  SKILL_UNAVAILABLE: code(
+    'runtime',
+    'The skill exists but cannot be used: it has errors or its project folder is not trusted.',
+    'Fix the errors skillhost list shows, or trust the project folder (skillhost trust).',
+  ),
+  RESOURCE_PATH_INVALID: code(
+    'runtime',
+    'The resource path is not a plain relative path inside the skill.',
+    'Use a relative POSIX path such as references/guide.md: no .., no leading /, ~, \\ or drive letter, no %-escapes.',
+  ),
+  RESOURCE_NOT_FOUND: code(
+    'runtime',
+    'The skill has no such file.',
+    "Check the path against the skill's file listing.",
+  ),
+  RESOURCE_OUTSIDE_SKILL: code(
+    'runtime',
+    'The path leads outside the skill directory (through a symbolic link); it was not read.',
+    'Keep resources inside the skill directory as regular files.',
+  ),
+  RESOURCE_NOT_REGULAR: code(
+    'runtime',
+    'The path is not a regular file (a directory, FIFO, socket or device).',
+    'Read a regular file; list a directory with the activation listing.',
+  ),
+  RESOURCE_TOO_LARGE: code(
+    'runtime',
+    'The file is larger than the resource size limit.',
+    'Split the file, or raise the limit for trusted skills.',
+  ),
+  RESOURCE_HARD_LINK: code(
+    'runtime',
+    'The file has other hard links; from an untrusted skill it may be a file from elsewhere, so it was not read.',
+    'Copy the file into the skill instead of linking it.',
+  ),
+  RESOURCE_BINARY_REFUSED: code(
+    'runtime',
+    'The file is binary and the policy refuses binary resources.',
+    'Allow binary resources (returned as base64), or provide a text version.',
+  ),
+  RESOURCE_UNREADABLE: code('runtime', 'The file could not be read.', 'Check its permissions.'),
   PROPERTIES_UNAVAILABLE: code(
     'runtime',
     'The skill properties could not be read.',

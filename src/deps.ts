@@ -15,6 +15,8 @@ export interface FileStatus {
   readonly kind: EntryKind;
   readonly size: number;
   readonly mtimeMs: number;
+  /** Inode change time: moves on any change, and cannot be set back by a program. */
+  readonly ctimeMs: number;
   readonly device: number;
   readonly inode: number;
   readonly links: number;
@@ -72,4 +74,16 @@ export interface SkillFileSystem {
   realPath(path: string): string | undefined;
   /** Reads `relativePath` (POSIX, already checked to stay below root) from inside `root`. */
   readFileWithin(root: string, relativePath: string, options: ReadWithinOptions): ReadResult;
+}
+
+/** A cryptographic digest of bytes (the node entry uses SHA-256), as lower-case hex. */
+export type ContentHasher = (bytes: Uint8Array) => string;
+
+/**
+ * A place to keep derived data between runs (the index cache). Safe to empty at any time:
+ * whatever it returns is checked against the files before use.
+ */
+export interface CacheStore {
+  load(key: string): string | undefined;
+  save(key: string, text: string): void;
 }

@@ -5,6 +5,8 @@
 
 export { CODES, type Code, type CodeCategory, type CodeInfo, describeCode } from './codes.js';
 export type {
+  CacheStore,
+  ContentHasher,
   DirectoryEntry,
   EntryKind,
   FileStatus,
@@ -24,10 +26,47 @@ export {
   type Severity,
 } from './diagnostics.js';
 export {
+  type Activation,
+  type ActivationTrigger,
+  listSkillFiles,
+  type SessionOptions,
+  type SkillFile,
+  SkillSession,
+} from './disclosure/activation.js';
+export {
   type AvailableSkillEntry,
   escapeXmlText,
   renderAvailableSkillsXml,
 } from './disclosure/available-skills.js';
+export {
+  type CatalogDecision,
+  type CatalogFormat,
+  type CatalogLevel,
+  type CatalogOptions,
+  type CatalogResult,
+  type CatalogSkill,
+  renderCatalog,
+} from './disclosure/catalog.js';
+export {
+  checkResourcePath,
+  DEFAULT_MAX_RESOURCE_BYTES,
+  mediaTypeOf,
+  type PathCheck,
+  type ResourceContent,
+  type ResourceOptions,
+  readSkillResource,
+  type SkillResource,
+} from './disclosure/resources.js';
+export {
+  type RoutableSkill,
+  type RouteCandidate,
+  type RouteOptions,
+  type RouteResult,
+  SkillRouter,
+  tokenize,
+} from './disclosure/router.js';
+export { type SanitizedText, sanitizeCatalogText, shorten } from './disclosure/sanitize.js';
+export { loadTokenCounter, type TokenCounter } from './disclosure/tokens.js';
 export { SkillhostError, type SkillhostErrorOptions } from './errors.js';
 export {
   type CheckSkillOptions,
@@ -36,11 +75,41 @@ export {
   type SkillToCheck,
 } from './registry/check-skill.js';
 export {
+  DEFAULT_DISCOVERY,
+  type DirectoryRecord,
+  type DiscoveryOptions,
+  type FileIdentity,
+  readSkillRecord,
+  type SkillRecord,
+  type SourceScan,
+  scanSource,
+} from './registry/discover.js';
+export { nameSkeleton } from './registry/names.js';
+export {
   loadSkillDirectory,
   type ReadSkillOptions,
   type ReadSkillResult,
   readSkillDirectory,
 } from './registry/read-skill.js';
+export {
+  type RegistryChanges,
+  type RegistryEntry,
+  type RegistryOptions,
+  type RegistryStats,
+  SkillRegistry,
+  type SkillStatus,
+} from './registry/registry.js';
+export {
+  DEFAULT_PRECEDENCE,
+  type DefaultSourceOptions,
+  defaultSources,
+  isProjectTrusted,
+  PROJECT_SKILL_FOLDERS,
+  type SkillSource,
+  type SourceKind,
+  type Trust,
+  USER_SKILL_FOLDERS,
+} from './registry/sources.js';
 export {
   type ValidatePathsOptions,
   type ValidationReport,
@@ -95,7 +164,7 @@ export {
 } from './spec/parse.js';
 export { type SkillProperties, skillProperties } from './spec/properties.js';
 export { type DecodedText, decodeSkillText, LineIndex, type Position } from './spec/text.js';
-export { codePointLength, pythonStrip } from './spec/unicode.js';
+export { codePointLength, countInvisible, pythonStrip, removeInvisible } from './spec/unicode.js';
 export { type ValidateOptions, validateSkill } from './spec/validate.js';
 export type { ValidationMode } from './spec/validate-fields.js';
 export type { FieldLocation, FrontmatterMap, FrontmatterValue } from './spec/yaml-types.js';

@@ -40,7 +40,7 @@ const allowed: Record<string, readonly string[]> = {
   policy: [],
   audit: [],
   registry: ['spec'],
-  disclosure: ['spec'],
+  disclosure: ['spec', 'registry'],
   agents: ['spec'],
   runtime: ['spec', 'registry', 'disclosure', 'policy', 'audit', 'agents'],
   root: ['spec', 'registry', 'disclosure', 'policy', 'audit', 'agents', 'runtime'],
@@ -53,6 +53,7 @@ const allowed: Record<string, readonly string[]> = {
 /** Packages each layer may import. */
 const allowedPackages: Record<string, readonly string[]> = {
   spec: ['yaml'],
+  disclosure: ['gpt-tokenizer'],
 };
 
 function isNodeBuiltin(specifier: string): boolean {

@@ -1,4 +1,5 @@
 import type { CommandEntry } from './command.js';
+import { SOURCE_OPTIONS_HELP } from './source-help.js';
 
 /** Every command, with its help text; modules load only when their command runs. */
 export const COMMANDS: readonly CommandEntry[] = [
@@ -77,6 +78,49 @@ Exit codes:
   1  a skill given directly cannot be read
   2  usage error, or a PATH does not exist`,
     load: async () => import('./commands/to-prompt.js'),
+  },
+  {
+    name: 'list',
+    summary: 'List the skills of every source, with trust and status',
+    help: `Usage: skillhost list [options]
+
+List every skill found in the sources: its name, source, trust, status and
+path. Status is one of: active (offered to the model), shadowed (another skill
+with the same name takes precedence; still reachable as name@source), skipped
+(has errors) and untrusted (in a project folder that is not trusted yet).
+Only metadata is read: no skill body enters memory.
+
+${SOURCE_OPTIONS_HELP}
+  -h, --help              Show this help
+
+Exit codes:
+  0  listed (skills with errors are listed as skipped)
+  2  usage error, or the user config cannot be read`,
+    load: async () => import('./commands/list.js'),
+  },
+  {
+    name: 'trust',
+    summary: 'Trust a project folder, so that its project skills load',
+    help: `Usage: skillhost trust [DIR]
+       skillhost trust --revoke [DIR]
+       skillhost trust --list [--json]
+
+Record in the user config ($SKILLHOST_HOME/config.json, default
+~/.skillhost/config.json) that the project folder DIR (default: the current
+directory) is trusted. Project skills (.agents/skills, .skillhost/skills,
+.claude/skills) load only from trusted folders and their sub-folders. The real
+path is recorded, so a link cannot stand in for the folder.
+
+Options:
+  --revoke     Stop trusting DIR
+  --list       Print the trusted folders
+  --json       With --list, print JSON
+  -h, --help   Show this help
+
+Exit codes:
+  0  done
+  2  usage error, or DIR is not a directory`,
+    load: async () => import('./commands/trust.js'),
   },
 ];
 

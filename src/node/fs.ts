@@ -52,6 +52,7 @@ function toStatus(stats: Stats): FileStatus {
     kind: kindOfStats(stats),
     size: stats.size,
     mtimeMs: stats.mtimeMs,
+    ctimeMs: stats.ctimeMs,
     device: stats.dev,
     inode: stats.ino,
     links: stats.nlink,

@@ -16,7 +16,16 @@ import {
 } from '../index.js';
 import { createNodeFileSystem } from './fs.js';
 
+export { createDirectoryCacheStore } from './cache-store.js';
+export {
+  configPath,
+  readUserConfig,
+  skillhostHome,
+  type UserConfig,
+  writeUserConfig,
+} from './config.js';
 export { createNodeFileSystem, isInside } from './fs.js';
+export { sha256 } from './hash.js';
 
 let sharedFileSystem: SkillFileSystem | undefined;
 

@@ -80,3 +80,25 @@ export function utf8Length(value: string): number {
 export function detachString(value: string): string {
   return value.length < 13 ? value : ` ${value}`.slice(1);
 }
+
+/**
+ * Characters that render as nothing: tag characters, bidirectional controls, zero-width
+ * characters, invisible separators and fillers, variation selectors, soft hyphen, BOM.
+ */
+const invisible =
+  // biome-ignore lint/suspicious/noMisleadingCharacterClass: each of these characters is matched on its own, combining or not
+  /[\u00ad\u034f\u061c\u115f\u1160\u17b4\u17b5\u180b-\u180f\u200b-\u200f\u202a-\u202e\u2060-\u206f\u3164\ufe00-\ufe0f\ufeff\uffa0\ufff0-\ufff8\u{e0000}-\u{e007f}\u{e0100}-\u{e01ef}]/gu;
+
+/** How many invisible characters the text holds. */
+export function countInvisible(text: string): number {
+  invisible.lastIndex = 0;
+  let count = 0;
+  while (invisible.exec(text) !== null) count += 1;
+  return count;
+}
+
+/** The text without its invisible characters. */
+export function removeInvisible(text: string): string {
+  invisible.lastIndex = 0;
+  return text.replace(invisible, '');
+}

@@ -8,7 +8,13 @@ import {
   SPEC_FIELDS,
 } from './limits.js';
 import type { ParsedSkill } from './parse.js';
-import { codePointLength, isAsciiName, isLetterOrDigit, pythonStrip } from './unicode.js';
+import {
+  codePointLength,
+  countInvisible,
+  isAsciiName,
+  isLetterOrDigit,
+  pythonStrip,
+} from './unicode.js';
 import { type FrontmatterValue, isFrontmatterMap } from './yaml-types.js';
 
 /**
@@ -155,6 +161,20 @@ function checkName(parsed: ParsedSkill, report: Reporter): void {
     : [...name].filter((character) => character !== '-' && !isLetterOrDigit(character));
   if (invalid.length > 0) {
     formatProblem = true;
+    // An invisible or control character in a name is never merely a style problem: the name is
+    // how people and models address the skill.
+    if (invalid.some((character) => countInvisible(character) > 0 || /\p{Cc}/u.test(character))) {
+      report.add(
+        'NAME_INVALID_CHARACTERS',
+        'error',
+        `Skill name has invisible or control characters: ${[...new Set(invalid)]
+          .slice(0, 5)
+          .map((c) => JSON.stringify(c))
+          .join(', ')}`,
+        'name',
+      );
+      return;
+    }
     const shown = [...new Set(invalid)]
       .slice(0, 5)
       .map((character) => JSON.stringify(character))
@@ -213,6 +233,15 @@ function checkDescription(parsed: ParsedSkill, report: Reporter): void {
   if (pythonStrip(raw) === '') {
     report.add('DESCRIPTION_EMPTY', 'error', "Field 'description' is empty", 'description');
     return;
+  }
+  const hidden = countInvisible(raw);
+  if (hidden > 0) {
+    report.add(
+      'DESCRIPTION_HIDDEN_UNICODE',
+      'warning',
+      `The description holds ${hidden} invisible character${hidden === 1 ? '' : 's'}; catalogs strip them`,
+      'description',
+    );
   }
   const length = codePointLength(raw);
   if (length > MAX_DESCRIPTION_LENGTH) {

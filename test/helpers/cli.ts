@@ -1,6 +1,10 @@
-import { resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import { cli } from '../../src/cli/index.js';
+import { createDirectoryCacheStore } from '../../src/node/cache-store.js';
+import { readUserConfig, writeUserConfig } from '../../src/node/config.js';
 import { createNodeFileSystem } from '../../src/node/fs.js';
+import { sha256 } from '../../src/node/hash.js';
+import { tempDir } from './temp.js';
 
 export interface CliRun {
   readonly code: number;
@@ -8,13 +12,23 @@ export interface CliRun {
   readonly stderr: string;
 }
 
-/** Runs the CLI function in-process with captured output and the real file system. */
+export interface CliRunOptions {
+  readonly cwd?: string;
+  /** Environment; SKILLHOST_HOME defaults to a fresh temporary folder. */
+  readonly env?: Record<string, string>;
+  readonly home?: string;
+  readonly tty?: boolean;
+}
+
+/** Runs the CLI function in-process with captured output, the real file system and an isolated home. */
 export async function runCli(
   argv: readonly string[],
-  options: { cwd?: string; env?: Record<string, string>; tty?: boolean } = {},
+  options: CliRunOptions = {},
 ): Promise<CliRun> {
   let stdout = '';
   let stderr = '';
+  const home = options.home ?? tempDir('skillhost-home-');
+  const env = { SKILLHOST_HOME: join(home, '.skillhost'), ...options.env };
   const code = await cli(
     argv,
     {
@@ -24,8 +38,13 @@ export async function runCli(
     {
       fs: createNodeFileSystem(),
       cwd: options.cwd ?? process.cwd(),
-      env: options.env ?? {},
+      homeDir: home,
+      env,
       resolvePath: (base, path) => resolve(base, path),
+      hash: sha256,
+      cacheStore: createDirectoryCacheStore,
+      readConfig: readUserConfig,
+      writeConfig: writeUserConfig,
     },
   );
   return { code, stdout, stderr };

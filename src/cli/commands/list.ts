@@ -1,0 +1,103 @@
+import { countBySeverity, type RegistryEntry, type SkillStatus } from '../../index.js';
+import { parseArgs, UsageError } from '../args.js';
+import type { CommandContext } from '../command.js';
+import { displayPath, printable } from '../format.js';
+import { openRegistry, SOURCE_OPTIONS } from '../registry-options.js';
+import { createStyle } from '../style.js';
+
+function diagnosticJson(entry: RegistryEntry) {
+  return entry.diagnostics.map((diagnostic) => ({
+    code: diagnostic.code,
+    severity: diagnostic.severity,
+    message: diagnostic.message,
+    file: diagnostic.file,
+    line: diagnostic.line,
+    column: diagnostic.column,
+  }));
+}
+
+export function entryJson(entry: RegistryEntry) {
+  return {
+    name: entry.name,
+    address: entry.address,
+    source: entry.source.id,
+    sourceKind: entry.source.kind,
+    trust: entry.source.trust,
+    status: entry.status,
+    path: entry.directory,
+    ...(entry.metadata === undefined ? {} : { description: entry.metadata.description }),
+    ...(entry.shadowedBy === undefined ? {} : { shadowedBy: entry.shadowedBy }),
+    ...(entry.identical === undefined ? {} : { identical: entry.identical }),
+    diagnostics: diagnosticJson(entry),
+  };
+}
+
+export function run({ argv, io, deps }: CommandContext): number {
+  const args = parseArgs(argv, SOURCE_OPTIONS);
+  if (args.positionals.length > 0) throw new UsageError('list takes no arguments');
+  const { registry, projectDir, projectTrusted } = openRegistry(args, deps);
+  const entries = registry.entries;
+  const counts: Record<SkillStatus, number> = { active: 0, shadowed: 0, skipped: 0, untrusted: 0 };
+  for (const entry of entries) counts[entry.status] += 1;
+  if (args.options.json === true) {
+    const document = {
+      skills: entries.map(entryJson),
+      sources: registry.sources.map((source) => ({ ...source })),
+      project: { path: projectDir, trusted: projectTrusted },
+      diagnostics: registry.diagnostics.map((diagnostic) => ({ ...diagnostic })),
+      summary: { skills: entries.length, ...counts },
+    };
+    io.stdout.write(`${JSON.stringify(document, null, 2)}\n`);
+    return 0;
+  }
+  const style = createStyle(io.stdout, deps.env);
+  const rows = entries.map((entry) => {
+    const found = countBySeverity(entry.diagnostics);
+    const notes = [
+      entry.shadowedBy === undefined
+        ? ''
+        : `${entry.identical ? 'identical to' : 'shadowed by'} ${entry.shadowedBy}`,
+      found.error > 0 ? `${found.error} error${found.error === 1 ? '' : 's'}` : '',
+      found.warning > 0 ? `${found.warning} warning${found.warning === 1 ? '' : 's'}` : '',
+    ].filter((note) => note !== '');
+    return [
+      printable(entry.name),
+      entry.source.id,
+      entry.source.trust,
+      entry.status,
+      printable(displayPath(entry.directory, deps.cwd)),
+      notes.join('; '),
+    ];
+  });
+  const header = ['NAME', 'SOURCE', 'TRUST', 'STATUS', 'PATH', 'NOTES'];
+  const widths = header.map((title, column) =>
+    Math.max(title.length, ...rows.map((row) => (row[column] as string).length)),
+  );
+  const line = (cells: string[]) =>
+    cells
+      .map((cell, column) =>
+        column === cells.length - 1 ? cell : cell.padEnd(widths[column] as number),
+      )
+      .join('  ')
+      .trimEnd();
+  const lines = [style.bold(line(header))];
+  for (const row of rows) {
+    const text = line(row);
+    const status = row[3];
+    lines.push(
+      status === 'skipped' ? style.red(text) : status === 'active' ? text : style.dim(text),
+    );
+  }
+  if (entries.length === 0) lines.push('(no skills found)');
+  lines.push(
+    '',
+    `${entries.length} skill${entries.length === 1 ? '' : 's'}: ${counts.active} active, ${counts.shadowed} shadowed, ${counts.skipped} skipped, ${counts.untrusted} untrusted`,
+  );
+  if (counts.untrusted > 0) {
+    lines.push(
+      `Project skills in ${printable(projectDir)} are not loaded until the folder is trusted: run 'skillhost trust' there (or pass --trust).`,
+    );
+  }
+  io.stdout.write(`${lines.join('\n')}\n`);
+  return 0;
+}

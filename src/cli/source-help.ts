@@ -1,0 +1,15 @@
+/** Help text for the options every registry command takes (kept apart so --help loads no library code). */
+export const SOURCE_OPTIONS_HELP = `Skill sources (every registry command):
+  --project DIR           The project folder (default: the current directory); its
+                          .agents/skills, .skillhost/skills and .claude/skills are
+                          used once the folder is trusted (skillhost trust)
+  --trust                 Trust the project folder for this run only
+  --skills DIR            A folder of skills you trust (repeatable)
+  --untrusted-skills DIR  A folder of untrusted skills (repeatable)
+  --no-default-sources    Use only the folders given with --skills and
+                          --untrusted-skills (no project or user folders)
+  --follow-symlinks       Follow linked skill directories (never into a loop)
+  --cache-dir DIR         Where the index cache lives (default: $SKILLHOST_HOME/cache,
+                          SKILLHOST_HOME defaulting to ~/.skillhost)
+  --no-cache              Neither read nor write the index cache
+  --json                  Print JSON`;

@@ -1,0 +1,60 @@
+import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { SkillhostError } from '../errors.js';
+
+/** What skillhost keeps for a user: today, the project folders the user trusts. */
+export interface UserConfig {
+  readonly trustedProjects: readonly string[];
+}
+
+/** The user's skillhost folder: $SKILLHOST_HOME, else ~/.skillhost. */
+export function skillhostHome(
+  env: Readonly<Record<string, string | undefined>>,
+  homeDir: string,
+): string {
+  const configured = env.SKILLHOST_HOME;
+  return configured !== undefined && configured !== '' ? configured : join(homeDir, '.skillhost');
+}
+
+export function configPath(home: string): string {
+  return join(home, 'config.json');
+}
+
+/** Reads the user config; a missing file is an empty config, a malformed one an error naming it. */
+export function readUserConfig(path: string): UserConfig {
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (error) {
+    if ((error as { code?: string }).code === 'ENOENT') return { trustedProjects: [] };
+    throw new SkillhostError('CONFIG_INVALID', `Cannot read the user config ${path}`, {
+      cause: error,
+      details: { path },
+    });
+  }
+  try {
+    const value = JSON.parse(text) as { trustedProjects?: unknown };
+    const trusted = value.trustedProjects ?? [];
+    if (
+      !Array.isArray(trusted) ||
+      !trusted.every((item) => typeof item === 'string' && item.startsWith('/'))
+    ) {
+      throw new Error('trustedProjects must be a list of absolute paths');
+    }
+    return { trustedProjects: trusted as string[] };
+  } catch (error) {
+    throw new SkillhostError(
+      'CONFIG_INVALID',
+      `The user config ${path} is not valid: ${error instanceof Error ? error.message : String(error)}`,
+      { cause: error, details: { path } },
+    );
+  }
+}
+
+/** Writes the user config atomically (temporary file, then rename), readable only by the user. */
+export function writeUserConfig(path: string, config: UserConfig): void {
+  mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
+  const temporary = `${path}.${process.pid}.tmp`;
+  writeFileSync(temporary, `${JSON.stringify(config, null, 2)}\n`, { mode: 0o600 });
+  renameSync(temporary, path);
+}

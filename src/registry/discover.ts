@@ -1,0 +1,359 @@
+import type { Code } from '../codes.js';
+import type { EntryKind, FileStatus, ReadProblem, SkillFileSystem } from '../deps.js';
+import {
+  compareDiagnostics,
+  createDiagnostic,
+  type Diagnostic,
+  hasErrors,
+} from '../diagnostics.js';
+import { baseName, isWithinPath, joinPath } from '../paths.js';
+import { DEFAULT_READ_LIMITS, type ReadLimits } from '../spec/limits.js';
+import { type SkillMetadata, toSkillMetadata } from '../spec/load.js';
+import { parseSkill } from '../spec/parse.js';
+import { decodeSkillText } from '../spec/text.js';
+import { checkFrontmatterFields } from '../spec/validate-fields.js';
+import type { SkillSource } from './sources.js';
+import { findSkillFileEntry } from './walk.js';
+
+/** What identifies a file's version: any change to it changes one of these. */
+export interface FileIdentity {
+  readonly device: number;
+  readonly inode: number;
+  readonly size: number;
+  readonly mtimeMs: number;
+  readonly ctimeMs: number;
+}
+
+/** A directory as last listed: its identity tells whether the listing is still current. */
+export interface DirectoryRecord {
+  readonly path: string;
+  readonly identity: FileIdentity;
+  /** Child directories and links to directories, sorted by name. */
+  readonly children: ReadonlyArray<{ readonly name: string; readonly kind: EntryKind }>;
+  /** The skill file in this directory, if any: then the directory is a skill and is not searched further. */
+  readonly skillFile?: { readonly name: string; readonly kind: EntryKind };
+}
+
+/** One skill directory found in a source, read at the metadata level. */
+export interface SkillRecord {
+  readonly directory: string;
+  /** The directory's real path (links resolved), for de-duplication. */
+  readonly realDirectory: string;
+  readonly skillFileName: string;
+  /** Identity of the skill file when it was read; undefined when it could not be read. */
+  readonly identity: FileIdentity | undefined;
+  /** Hard links to the skill file (more than one: the same bytes live elsewhere too). */
+  readonly links: number;
+  /** The normalised metadata, when the skill is usable. */
+  readonly metadata: SkillMetadata | undefined;
+  readonly diagnostics: readonly Diagnostic[];
+}
+
+/** The result of searching one source. */
+export interface SourceScan {
+  readonly source: SkillSource;
+  readonly directories: ReadonlyMap<string, DirectoryRecord>;
+  readonly skills: ReadonlyMap<string, SkillRecord>;
+  /** Findings about the search itself: limits reached, loops, unreadable folders. */
+  readonly diagnostics: readonly Diagnostic[];
+  /** How many skill files were read (not reused) in this scan. */
+  readonly readCount: number;
+}
+
+export interface DiscoveryOptions {
+  /** How many directory levels below a source root are searched (default 6). */
+  readonly maxDepth?: number;
+  /** Most directories searched per source (default 2000). */
+  readonly maxDirectories?: number;
+  /** Follow linked directories (never into a loop); default false. */
+  readonly followSymlinks?: boolean;
+  readonly limits?: Partial<ReadLimits>;
+  readonly skipNames?: ReadonlySet<string>;
+}
+
+export const DEFAULT_DISCOVERY = Object.freeze({
+  maxDepth: 6,
+  maxDirectories: 2000,
+  followSymlinks: false,
+});
+
+const defaultSkip: ReadonlySet<string> = new Set(['.git', 'node_modules']);
+
+const readProblemCodes: Record<ReadProblem, Code> = {
+  missing: 'SKILL_FILE_MISSING',
+  'not-regular': 'SKILL_FILE_NOT_REGULAR',
+  'symlink-escape': 'SKILL_FILE_SYMLINK_ESCAPE',
+  'symlink-broken': 'SKILL_FILE_SYMLINK_BROKEN',
+  'too-large': 'SKILL_FILE_TOO_LARGE',
+  unreadable: 'SKILL_FILE_UNREADABLE',
+};
+
+export function identityOf(status: FileStatus): FileIdentity {
+  return {
+    device: status.device,
+    inode: status.inode,
+    size: status.size,
+    mtimeMs: status.mtimeMs,
+    ctimeMs: status.ctimeMs,
+  };
+}
+
+export function sameIdentity(
+  a: FileIdentity | undefined,
+  b: FileStatus | FileIdentity | undefined,
+): boolean {
+  return (
+    a !== undefined &&
+    b !== undefined &&
+    a.inode === b.inode &&
+    a.device === b.device &&
+    a.size === b.size &&
+    a.mtimeMs === b.mtimeMs &&
+    a.ctimeMs === b.ctimeMs
+  );
+}
+
+/** Cuts a partial read back to its last complete line, so no character is split. */
+function lastCompleteLine(bytes: Uint8Array): Uint8Array {
+  const end = bytes.lastIndexOf(10);
+  return end === -1 ? bytes.subarray(0, 0) : bytes.subarray(0, end + 1);
+}
+
+/**
+ * Reads a skill at the metadata level: the head of its SKILL.md, leniently. The body is never
+ * decoded or kept.
+ */
+export function readSkillRecord(
+  fs: SkillFileSystem,
+  directory: string,
+  realDirectory: string,
+  skillFile: { readonly name: string; readonly kind: EntryKind },
+  limits: ReadLimits,
+): SkillRecord {
+  const file = joinPath(directory, skillFile.name);
+  const diagnostics: Diagnostic[] = [];
+  if (skillFile.name === 'skill.md') {
+    diagnostics.push(
+      createDiagnostic('SKILL_FILE_LOWERCASE', 'warning', 'The skill file is named skill.md', file),
+    );
+  }
+  const headBytes = Math.min(limits.maxFrontmatterBytes + 8192, limits.maxSkillFileBytes);
+  const read = fs.readFileWithin(directory, skillFile.name, {
+    maxBytes: headBytes,
+    allowPartial: true,
+    knownKind: skillFile.kind,
+  });
+  const record = (
+    identity: FileIdentity | undefined,
+    links: number,
+    metadata: SkillMetadata | undefined,
+  ): SkillRecord => ({
+    directory,
+    realDirectory,
+    skillFileName: skillFile.name,
+    identity,
+    links,
+    metadata,
+    diagnostics: diagnostics.sort(compareDiagnostics),
+  });
+  if (!read.ok) {
+    diagnostics.push(
+      createDiagnostic(
+        readProblemCodes[read.problem],
+        'error',
+        `${skillFile.name}: ${read.message}`,
+        file,
+      ),
+    );
+    return record(undefined, 0, undefined);
+  }
+  const identity = identityOf(read.status);
+  if (read.status.size > limits.maxSkillFileBytes) {
+    diagnostics.push(
+      createDiagnostic(
+        'SKILL_FILE_TOO_LARGE',
+        'error',
+        `${skillFile.name}: It is larger than the ${limits.maxSkillFileBytes}-byte limit`,
+        file,
+      ),
+    );
+    return record(identity, read.status.links, undefined);
+  }
+  const decoded = decodeSkillText(read.partial ? lastCompleteLine(read.bytes) : read.bytes, file);
+  diagnostics.push(...decoded.diagnostics);
+  if (decoded.text === undefined) return record(identity, read.status.links, undefined);
+  const parsed = parseSkill(decoded.text, { file, directoryName: baseName(directory) }, { limits });
+  for (const diagnostic of parsed.diagnostics) {
+    diagnostics.push(
+      read.partial && diagnostic.code === 'FRONTMATTER_UNCLOSED'
+        ? createDiagnostic(
+            'FRONTMATTER_TOO_LARGE',
+            'error',
+            `No closing --- line within the first ${limits.maxFrontmatterBytes} bytes`,
+            file,
+            1,
+            1,
+          )
+        : diagnostic,
+    );
+  }
+  for (const diagnostic of checkFrontmatterFields(parsed, { mode: 'lenient' }))
+    diagnostics.push(diagnostic);
+  const metadata = hasErrors(diagnostics) ? undefined : toSkillMetadata(parsed);
+  return record(identity, read.status.links, metadata);
+}
+
+/**
+ * Searches one source for skill directories and reads each at the metadata level. With the
+ * previous scan of the same source (from memory or the index cache), a directory or skill file
+ * whose identity (inode, size, modification and change times) is unchanged is not read again.
+ */
+export function scanSource(
+  fs: SkillFileSystem,
+  source: SkillSource,
+  options: DiscoveryOptions = {},
+  previous?: SourceScan,
+): SourceScan {
+  const maxDepth = options.maxDepth ?? DEFAULT_DISCOVERY.maxDepth;
+  const maxDirectories = options.maxDirectories ?? DEFAULT_DISCOVERY.maxDirectories;
+  const followSymlinks = options.followSymlinks ?? DEFAULT_DISCOVERY.followSymlinks;
+  const skipNames = options.skipNames ?? defaultSkip;
+  const limits =
+    options.limits === undefined
+      ? DEFAULT_READ_LIMITS
+      : { ...DEFAULT_READ_LIMITS, ...options.limits };
+  const directories = new Map<string, DirectoryRecord>();
+  const skills = new Map<string, SkillRecord>();
+  const diagnostics: Diagnostic[] = [];
+  const reported = new Set<Code>();
+  const visitedReal = new Set<string>();
+  let readCount = 0;
+  let count = 0;
+  let stopped = false;
+
+  const report = (code: Code, message: string, path: string, once: boolean): void => {
+    if (once) {
+      if (reported.has(code)) return;
+      reported.add(code);
+    }
+    diagnostics.push(createDiagnostic(code, 'warning', message, path));
+  };
+
+  const list = (path: string, identity: FileIdentity): DirectoryRecord | undefined => {
+    const listing = fs.listDirectory(path);
+    if (!listing.ok) {
+      report('WALK_UNREADABLE_DIRECTORY', `Directory skipped: ${listing.message}`, path, false);
+      return undefined;
+    }
+    const skillEntry = findSkillFileEntry(listing.entries);
+    if (skillEntry !== undefined) {
+      return {
+        path,
+        identity,
+        children: [],
+        skillFile: { name: skillEntry.name, kind: skillEntry.kind },
+      };
+    }
+    const children: Array<{ name: string; kind: EntryKind }> = [];
+    for (const entry of listing.entries) {
+      if ((entry.kind === 'directory' || entry.kind === 'symlink') && !skipNames.has(entry.name)) {
+        children.push({ name: entry.name, kind: entry.kind });
+      }
+    }
+    children.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+    return { path, identity, children };
+  };
+
+  const visit = (path: string, realPath: string, depth: number): void => {
+    if (stopped) return;
+    count += 1;
+    if (count > maxDirectories) {
+      stopped = true;
+      report(
+        'WALK_DIRECTORY_LIMIT',
+        `Stopped after searching ${maxDirectories} directories`,
+        path,
+        true,
+      );
+      return;
+    }
+    const before = previous?.directories.get(path);
+    // A known skill directory is current when its skill file is: one status call, no listing.
+    if (before?.skillFile !== undefined) {
+      const earlier = previous?.skills.get(path);
+      if (earlier !== undefined && earlier.realDirectory === realPath) {
+        const current = fs.status(joinPath(path, before.skillFile.name), true);
+        if (sameIdentity(earlier.identity, current)) {
+          directories.set(path, before);
+          skills.set(path, earlier);
+          return;
+        }
+      }
+    }
+    // The status is taken before listing, so a change made during the listing is seen next time.
+    const status = fs.status(path, true);
+    if (status === undefined || status.kind !== 'directory') return;
+    const identity = identityOf(status);
+    const record =
+      before !== undefined &&
+      before.skillFile === undefined &&
+      sameIdentity(before.identity, identity)
+        ? before
+        : list(path, identity);
+    if (record === undefined) return;
+    directories.set(path, record);
+    if (record.skillFile !== undefined) {
+      readCount += 1;
+      skills.set(path, readSkillRecord(fs, path, realPath, record.skillFile, limits));
+      return;
+    }
+    for (const { name, kind } of record.children) {
+      const child = joinPath(path, name);
+      let childReal = joinPath(realPath, name);
+      if (kind === 'symlink') {
+        const followed = fs.status(child, true);
+        if (followed === undefined || followed.kind !== 'directory') continue;
+        if (!followSymlinks) {
+          report(
+            'WALK_SYMLINK_SKIPPED',
+            'Linked directory not followed (links are not followed by default)',
+            child,
+            false,
+          );
+          continue;
+        }
+        const real = fs.realPath(child);
+        if (real === undefined) continue;
+        if (isWithinPath(real, realPath) || visitedReal.has(real)) {
+          report(
+            'WALK_SYMLINK_LOOP',
+            'Linked directory leads back into a directory already searched; skipped',
+            child,
+            false,
+          );
+          continue;
+        }
+        childReal = real;
+      }
+      if (depth + 1 > maxDepth) {
+        report(
+          'WALK_DEPTH_LIMIT',
+          `Directories deeper than ${maxDepth} levels were not searched`,
+          child,
+          true,
+        );
+        continue;
+      }
+      visitedReal.add(childReal);
+      visit(child, childReal, depth + 1);
+      if (stopped) break;
+    }
+  };
+
+  const realRoot = fs.realPath(source.root);
+  if (realRoot !== undefined) {
+    visitedReal.add(realRoot);
+    visit(source.root, realRoot, 0);
+  }
+  return { source, directories, skills, diagnostics, readCount };
+}

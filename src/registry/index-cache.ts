@@ -1,0 +1,232 @@
+import type { Code } from '../codes.js';
+import { CODES } from '../codes.js';
+import type { EntryKind } from '../deps.js';
+import type { Diagnostic, Severity } from '../diagnostics.js';
+import type { SkillMetadata } from '../spec/load.js';
+import type {
+  DirectoryRecord,
+  DiscoveryOptions,
+  FileIdentity,
+  SkillRecord,
+  SourceScan,
+} from './discover.js';
+import { fnv1a } from './hash.js';
+import type { SkillSource } from './sources.js';
+
+/**
+ * The persistent index: one JSON document per source, so a warm start reads no SKILL.md whose
+ * identity is unchanged. Everything in it is checked against the file system before use, and
+ * anything malformed makes the whole entry be ignored: deleting the cache is always safe.
+ */
+const FORMAT = 'skillhost-index/1';
+
+/** The cache entry name for a source: changes whenever anything that shapes the scan changes. */
+export function indexKey(source: SkillSource, options: DiscoveryOptions, version: string): string {
+  const shape = JSON.stringify([
+    FORMAT,
+    version,
+    source.root,
+    options.maxDepth ?? null,
+    options.maxDirectories ?? null,
+    options.followSymlinks ?? null,
+    options.limits ?? null,
+    options.skipNames === undefined ? null : [...options.skipNames].sort(),
+  ]);
+  const readable = source.root
+    .replace(/[^A-Za-z0-9]+/g, '-')
+    .slice(-40)
+    .replace(/^-+/, '');
+  return `index-${readable}-${fnv1a(shape)}`;
+}
+
+type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
+
+function identityJson(identity: FileIdentity | undefined): Json {
+  return identity === undefined
+    ? null
+    : [identity.device, identity.inode, identity.size, identity.mtimeMs, identity.ctimeMs];
+}
+
+function metadataJson(metadata: SkillMetadata | undefined): Json {
+  if (metadata === undefined) return null;
+  return {
+    name: metadata.name,
+    description: metadata.description,
+    license: metadata.license ?? null,
+    compatibility: metadata.compatibility ?? null,
+    allowedTools: metadata.allowedTools ?? null,
+    metadata: { ...metadata.metadata },
+  };
+}
+
+function diagnosticJson(diagnostic: Diagnostic): Json {
+  return [
+    diagnostic.code,
+    diagnostic.severity,
+    diagnostic.message,
+    diagnostic.file,
+    diagnostic.line,
+    diagnostic.column,
+  ];
+}
+
+export function encodeScan(scan: SourceScan, key: string): string {
+  const directories: Json[] = [];
+  for (const record of scan.directories.values()) {
+    directories.push([
+      record.path,
+      identityJson(record.identity),
+      record.children.map((child) => [child.name, child.kind]),
+      record.skillFile === undefined ? null : [record.skillFile.name, record.skillFile.kind],
+    ]);
+  }
+  const skills: Json[] = [];
+  for (const record of scan.skills.values()) {
+    skills.push([
+      record.directory,
+      record.realDirectory,
+      record.skillFileName,
+      identityJson(record.identity),
+      record.links,
+      metadataJson(record.metadata),
+      record.diagnostics.map(diagnosticJson),
+    ]);
+  }
+  return JSON.stringify({ format: FORMAT, key, root: scan.source.root, directories, skills });
+}
+
+class Malformed extends Error {}
+
+function fail(): never {
+  throw new Malformed();
+}
+
+function text(value: unknown): string {
+  return typeof value === 'string' ? value : fail();
+}
+
+function finite(value: unknown): number {
+  return typeof value === 'number' && Number.isFinite(value) ? value : fail();
+}
+
+function list(value: unknown): unknown[] {
+  return Array.isArray(value) ? value : fail();
+}
+
+const kinds = new Set<EntryKind>([
+  'file',
+  'directory',
+  'symlink',
+  'fifo',
+  'socket',
+  'device',
+  'other',
+]);
+const severities = new Set<Severity>(['error', 'warning', 'info']);
+
+function kind(value: unknown): EntryKind {
+  return kinds.has(value as EntryKind) ? (value as EntryKind) : fail();
+}
+
+function identityFrom(value: unknown): FileIdentity | undefined {
+  if (value === null) return undefined;
+  const [device, inode, size, mtimeMs, ctimeMs] = list(value);
+  return {
+    device: finite(device),
+    inode: finite(inode),
+    size: finite(size),
+    mtimeMs: finite(mtimeMs),
+    ctimeMs: finite(ctimeMs),
+  };
+}
+
+function optionalText(value: unknown): string | undefined {
+  return value === null ? undefined : text(value);
+}
+
+function metadataFrom(value: unknown): SkillMetadata | undefined {
+  if (value === null) return undefined;
+  if (typeof value !== 'object' || Array.isArray(value) || value === null) fail();
+  const record = value as Record<string, unknown>;
+  const entries: Record<string, string> = Object.create(null);
+  const raw = record.metadata;
+  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) fail();
+  for (const [key, entry] of Object.entries(raw as Record<string, unknown>))
+    entries[key] = text(entry);
+  const license = optionalText(record.license);
+  const compatibility = optionalText(record.compatibility);
+  const allowedTools = optionalText(record.allowedTools);
+  return {
+    name: text(record.name),
+    description: text(record.description),
+    ...(license === undefined ? {} : { license }),
+    ...(compatibility === undefined ? {} : { compatibility }),
+    ...(allowedTools === undefined ? {} : { allowedTools }),
+    metadata: Object.freeze(entries),
+  };
+}
+
+function diagnosticFrom(value: unknown): Diagnostic {
+  const [code, severity, message, file, line, column] = list(value);
+  if (typeof code !== 'string' || !Object.hasOwn(CODES, code)) fail();
+  if (!severities.has(severity as Severity)) fail();
+  return {
+    code: code as Code,
+    severity: severity as Severity,
+    message: text(message),
+    file: text(file),
+    line: finite(line),
+    column: finite(column),
+  };
+}
+
+/** Reads a cached scan of `source`, or undefined when the text is not a well-formed entry for it. */
+export function decodeScan(
+  cached: string,
+  source: SkillSource,
+  key: string,
+): SourceScan | undefined {
+  try {
+    const document = JSON.parse(cached) as Record<string, unknown>;
+    if (document.format !== FORMAT || document.key !== key || document.root !== source.root)
+      return undefined;
+    const directories = new Map<string, DirectoryRecord>();
+    for (const item of list(document.directories)) {
+      const [path, identity, children, skillFile] = list(item);
+      const parsedIdentity = identityFrom(identity);
+      if (parsedIdentity === undefined) fail();
+      const childList = list(children).map((child) => {
+        const [name, childKind] = list(child);
+        return { name: text(name), kind: kind(childKind) };
+      });
+      const record: DirectoryRecord =
+        skillFile === null
+          ? { path: text(path), identity: parsedIdentity, children: childList }
+          : {
+              path: text(path),
+              identity: parsedIdentity,
+              children: childList,
+              skillFile: { name: text(list(skillFile)[0]), kind: kind(list(skillFile)[1]) },
+            };
+      directories.set(record.path, record);
+    }
+    const skills = new Map<string, SkillRecord>();
+    for (const item of list(document.skills)) {
+      const [directory, realDirectory, skillFileName, identity, links, metadata, diagnostics] =
+        list(item);
+      const record: SkillRecord = {
+        directory: text(directory),
+        realDirectory: text(realDirectory),
+        skillFileName: text(skillFileName),
+        identity: identityFrom(identity),
+        links: finite(links),
+        metadata: metadataFrom(metadata),
+        diagnostics: list(diagnostics).map(diagnosticFrom),
+      };
+      skills.set(record.directory, record);
+    }
+    return { source, directories, skills, diagnostics: [], readCount: 0 };
+  } catch {
+    return undefined;
+  }
+}
