@@ -99,6 +99,104 @@ Exit codes:
     load: async () => import('./commands/list.js'),
   },
   {
+    name: 'catalog',
+    summary: 'Print the catalog (L1) a model sees: names and descriptions',
+    help: `Usage: skillhost catalog [options]
+
+Print the catalog of usable skills: one line per skill with its name and
+description (sanitised to one line, invisible characters removed), trusted
+skills first, values escaped for the format. Untrusted project skills and
+skills with errors are left out. With no usable skill, nothing is printed.
+
+With --budget, the catalog is made to fit that many tokens (counted with the
+o200k tokenizer): descriptions are shortened, then dropped, then skills are
+hidden - untrusted skills first - and a marker says how many are hidden and
+that the search_skills tool finds them.
+
+Options:
+  --format xml|markdown|json   Output format (default: xml)
+  --budget TOKENS              Most tokens the catalog may take
+  --explain                    Say on stderr what was cut and why
+  --locations                  Include each SKILL.md path
+
+${SOURCE_OPTIONS_HELP}
+  -h, --help                   Show this help
+
+Exit codes:
+  0  printed (also when there is no usable skill)
+  2  usage error`,
+    load: async () => import('./commands/catalog.js'),
+  },
+  {
+    name: 'activate',
+    summary: 'Activate a skill (L2): print its body as a model receives it',
+    help: `Usage: skillhost activate [options] NAME
+
+Print what a model receives when it activates the skill NAME (or NAME@SOURCE
+for a shadowed copy): the body of SKILL.md, read fresh from disk, wrapped with
+the skill's directory and a listing of its files (not their contents). Names
+are only looked up in the registry, never used as paths.
+
+Options:
+  --triggered-by model|user|router   Who activates it (default: user)
+
+${SOURCE_OPTIONS_HELP}
+  -h, --help                          Show this help
+
+Exit codes:
+  0  printed
+  1  no such skill (SKILL_NOT_FOUND), or it cannot be used (SKILL_UNAVAILABLE,
+     SKILL_INVALID)
+  2  usage error`,
+    load: async () => import('./commands/activate.js'),
+  },
+  {
+    name: 'route',
+    summary: 'Rank skills for a task (the router form of activation)',
+    help: `Usage: skillhost route [options] "TASK"
+
+Rank the usable skills by relevance to TASK (BM25 over name and description,
+keyword stuffing capped) and show each score term by term. Skills named in the
+task as /name or $name are selected directly. The rest are selected when they
+score at least --threshold and half the best score.
+
+Options:
+  --threshold N   Least score to select a skill (default 2)
+  --limit N       Most skills selected (default 3)
+
+${SOURCE_OPTIONS_HELP}
+  -h, --help      Show this help
+
+Exit codes:
+  0  printed (also when nothing matches)
+  2  usage error`,
+    load: async () => import('./commands/route.js'),
+  },
+  {
+    name: 'read',
+    summary: "Read one of a skill's files (L3), within bounds",
+    help: `Usage: skillhost read [options] NAME PATH
+
+Print the file PATH of the skill NAME. PATH must be a plain relative path
+inside the skill (no .., no absolute, ~, backslash, drive-letter or %-escaped
+forms); it is opened inside the skill directory and checked to be a regular
+file there; at most --max-bytes are read. A binary file is reported, or printed
+as base64 with --json.
+
+Options:
+  --max-bytes N   Largest file read (default 1048576)
+  --no-binary     Refuse binary files (RESOURCE_BINARY_REFUSED)
+
+${SOURCE_OPTIONS_HELP}
+  -h, --help      Show this help
+
+Exit codes:
+  0  printed
+  1  refused or not found (a RESOURCE_* or SKILL_* code says why)
+  2  usage error`,
+    load: async () => import('./commands/read.js'),
+  },
+  {
     name: 'trust',
     summary: 'Trust a project folder, so that its project skills load',
     help: `Usage: skillhost trust [DIR]

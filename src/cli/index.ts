@@ -1,6 +1,9 @@
+import { describeCode } from '../codes.js';
+import { SkillhostError } from '../errors.js';
 import { UsageError } from './args.js';
 import { COMMANDS, findCommand } from './commands.js';
 import type { CliDeps, CliIO } from './io.js';
+import { printable } from './printable.js';
 import { VERSION } from './version.js';
 
 export type { CliDeps, CliIO, CliStream } from './io.js';
@@ -65,6 +68,13 @@ export async function cli(argv: readonly string[], io: CliIO, deps: CliDeps): Pr
     return await module.run({ argv: rest, io, deps });
   } catch (error) {
     if (error instanceof UsageError) return usage(io, error.message, command.name);
+    if (SkillhostError.isInstance(error)) {
+      const hint = describeCode(error.code).hint;
+      io.stderr.write(
+        `skillhost: error ${error.code}: ${printable(error.message)}\n  = hint: ${hint}\n`,
+      );
+      return error.code === 'USAGE' || error.code === 'CONFIG_INVALID' ? 2 : 1;
+    }
     throw error;
   }
 }

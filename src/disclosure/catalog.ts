@@ -127,9 +127,10 @@ function render(
 }
 
 /**
- * Plans how much of each skill fits `target` estimated tokens: descriptions are shortened, then
- * dropped (names only), then skills are hidden, always untrusted skills before trusted ones and
- * from the end of the list, so the same input always gives the same catalog.
+ * Plans how much of each skill fits `target` estimated tokens. Untrusted skills are cut first,
+ * all the way (descriptions shortened, then dropped, then skills hidden), before any trusted
+ * skill is touched; within a group the cut starts from the end of the list. The same input
+ * always gives the same plan.
  */
 function plan(
   skills: readonly Prepared[],
@@ -141,31 +142,31 @@ function plan(
   let total = fixedCost;
   for (const skill of skills) total += skill.cost.full;
   if (total <= target) return levelsOf;
-  // Cut order: untrusted from the end, then trusted from the end.
-  const order: number[] = [];
-  for (let index = skills.length - 1; index >= 0; index -= 1)
-    if (!skills[index]?.trusted) order.push(index);
-  for (let index = skills.length - 1; index >= 0; index -= 1)
-    if (skills[index]?.trusted) order.push(index);
-  for (const [from, to] of [
-    ['full', 'short'],
-    ['short', 'name'],
-  ] as const) {
-    for (const index of order) {
-      if (total <= target) return levelsOf;
-      const skill = skills[index] as Prepared;
-      if (levelsOf[index] !== from) continue;
-      total += skill.cost[to] - skill.cost[from];
-      levelsOf[index] = to;
-    }
-  }
   let hidden = 0;
-  for (const index of order) {
-    if (total + (hidden > 0 ? markerCost : 0) <= target) break;
-    const skill = skills[index] as Prepared;
-    total -= skill.cost[levelsOf[index] as Exclude<CatalogLevel, 'hidden'>];
-    levelsOf[index] = 'hidden';
-    hidden += 1;
+  const fits = () => total + (hidden > 0 ? markerCost : 0) <= target;
+  for (const trusted of [false, true]) {
+    const group: number[] = [];
+    for (let index = skills.length - 1; index >= 0; index -= 1)
+      if (skills[index]?.trusted === trusted) group.push(index);
+    for (const [from, to] of [
+      ['full', 'short'],
+      ['short', 'name'],
+    ] as const) {
+      for (const index of group) {
+        if (fits()) return levelsOf;
+        if (levelsOf[index] !== from) continue;
+        const skill = skills[index] as Prepared;
+        total += skill.cost[to] - skill.cost[from];
+        levelsOf[index] = to;
+      }
+    }
+    for (const index of group) {
+      if (fits()) return levelsOf;
+      const skill = skills[index] as Prepared;
+      total -= skill.cost[levelsOf[index] as Exclude<CatalogLevel, 'hidden'>];
+      levelsOf[index] = 'hidden';
+      hidden += 1;
+    }
   }
   return levelsOf;
 }
@@ -223,6 +224,23 @@ export function renderCatalog(
   let levelsOf = plan(prepared, fixedCost, markerCost, target);
   let text = render(format, prepared, levelsOf, tool);
   let tokens = count(text);
+  if (budget !== undefined && options.countTokens !== undefined && tokens < budget * 0.9) {
+    // The estimate was pessimistic for this text: plan once more against a calibrated target,
+    // and keep the result only if it still fits.
+    const estimated = estimateTokens(text);
+    if (estimated > 0 && tokens > 0) {
+      const calibrated = Math.floor((budget * estimated) / tokens) - 1;
+      const roomier = plan(prepared, fixedCost, markerCost, calibrated);
+      const roomierText = render(format, prepared, roomier, tool);
+      const roomierTokens = count(roomierText);
+      if (roomierTokens <= budget) {
+        levelsOf = roomier;
+        text = roomierText;
+        tokens = roomierTokens;
+        target = calibrated;
+      }
+    }
+  }
   // The plan uses estimates; when the exact count says it does not fit, plan again tighter.
   for (let attempt = 0; budget !== undefined && tokens > budget && attempt < 8; attempt += 1) {
     target = Math.floor(target * (budget / tokens) * 0.97) - 1;
@@ -241,18 +259,25 @@ export function renderCatalog(
   explain.push(
     budget === undefined
       ? `No budget: all ${skills.length} skills shown in full (${tokens} tokens${options.countTokens ? '' : ', estimated'}).`
-      : `Budget ${budget} tokens; all ${skills.length} skills in full would take about ${fullCost}.`,
+      : `Budget ${budget} tokens; all ${skills.length} skills in full would take about ${fullCost} (estimated).`,
   );
-  if (counts.short > 0)
+  const many = (amount: number, one: string, more: string) =>
+    `${amount} ${amount === 1 ? one : more}`;
+  if (counts.short > 0) {
     explain.push(
-      `${counts.short} descriptions shortened to ${shortLength} characters (untrusted skills first, then from the end of the list).`,
+      `${many(counts.short, 'description', 'descriptions')} shortened to ${shortLength} characters (untrusted skills are cut first, from the end of the list).`,
     );
-  if (counts.name > 0)
-    explain.push(`${counts.name} skills shown by name only, without a description.`);
-  if (counts.hidden > 0)
+  }
+  if (counts.name > 0) {
     explain.push(
-      `${counts.hidden} skills hidden; the catalog says so and points to the ${tool} tool.`,
+      `${many(counts.name, 'skill', 'skills')} shown by name only, without a description.`,
     );
+  }
+  if (counts.hidden > 0) {
+    explain.push(
+      `${many(counts.hidden, 'skill', 'skills')} hidden; the catalog says so and points to the ${tool} tool.`,
+    );
+  }
   if (budget !== undefined) {
     explain.push(
       `Result: ${tokens} tokens${options.countTokens ? ' (counted with the o200k tokenizer)' : ' (estimated)'}${tokens > budget ? `, over the budget: even the marker alone does not fit` : ''}.`,

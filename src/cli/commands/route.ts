@@ -1,0 +1,62 @@
+import { SkillRouter } from '../../index.js';
+import { parseArgs, UsageError } from '../args.js';
+import type { CommandContext } from '../command.js';
+import { printable } from '../format.js';
+import { openRegistry, SOURCE_OPTIONS } from '../registry-options.js';
+
+function number(value: unknown, name: string): number | undefined {
+  if (value === undefined) return undefined;
+  const parsed = Number(value);
+  if (!Number.isFinite(parsed) || parsed < 0)
+    throw new UsageError(`--${name} needs a non-negative number`);
+  return parsed;
+}
+
+export function run({ argv, io, deps }: CommandContext): number {
+  const args = parseArgs(argv, {
+    ...SOURCE_OPTIONS,
+    threshold: { type: 'string' },
+    limit: { type: 'string' },
+  });
+  if (args.positionals.length !== 1)
+    throw new UsageError('route needs exactly one TASK (quote it)');
+  const { registry } = openRegistry(args, deps);
+  const router = new SkillRouter(
+    registry
+      .active()
+      .map((entry) => ({ name: entry.name, description: entry.metadata?.description ?? '' })),
+  );
+  const threshold = number(args.options.threshold, 'threshold');
+  const limit = number(args.options.limit, 'limit');
+  const result = router.route(args.positionals[0] as string, {
+    ...(threshold === undefined ? {} : { threshold }),
+    ...(limit === undefined ? {} : { limit }),
+  });
+  if (args.options.json === true) {
+    io.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
+    return 0;
+  }
+  const lines: string[] = [];
+  if (result.mentioned.length > 0)
+    lines.push(`Mentioned explicitly: ${result.mentioned.join(', ')}`);
+  if (result.unknownMentions.length > 0)
+    lines.push(
+      `Mentioned but not found: ${result.unknownMentions.map((name) => printable(name)).join(', ')}`,
+    );
+  if (result.ranked.length === 0) lines.push('No skill matches the task.');
+  for (const candidate of result.ranked) {
+    const terms = Object.entries(candidate.terms)
+      .sort((a, b) => b[1] - a[1])
+      .map(([term, score]) => `${printable(term)} ${score.toFixed(2)}`)
+      .join(', ');
+    const mark = result.selected.includes(candidate.name) ? '*' : ' ';
+    lines.push(
+      `${mark} ${candidate.score.toFixed(2).padStart(6)}  ${printable(candidate.name)}  (${terms})`,
+    );
+  }
+  lines.push(
+    result.selected.length > 0 ? `Selected: ${result.selected.join(', ')}` : 'Selected: none',
+  );
+  io.stdout.write(`${lines.join('\n')}\n`);
+  return 0;
+}
