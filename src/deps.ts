@@ -87,3 +87,23 @@ export interface CacheStore {
   load(key: string): string | undefined;
   save(key: string, text: string): void;
 }
+
+export interface WatchOptions {
+  /** How many directory levels below each root are watched. */
+  readonly depth: number;
+  readonly followSymlinks: boolean;
+}
+
+export interface WatchHandle {
+  close(): Promise<void>;
+}
+
+/**
+ * Watches directory trees and calls `onChange` with a changed path (added, changed or removed
+ * file or folder). The node entry provides one built on chokidar.
+ */
+export type DirectoryWatcher = (
+  roots: readonly string[],
+  onChange: (path: string) => void,
+  options: WatchOptions,
+) => WatchHandle;

@@ -8,6 +8,7 @@ export type {
   CacheStore,
   ContentHasher,
   DirectoryEntry,
+  DirectoryWatcher,
   EntryKind,
   FileStatus,
   ListProblem,
@@ -16,6 +17,8 @@ export type {
   ReadResult,
   ReadWithinOptions,
   SkillFileSystem,
+  WatchHandle,
+  WatchOptions,
 } from './deps.js';
 export {
   compareDiagnostics,

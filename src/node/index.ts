@@ -26,6 +26,7 @@ export {
 } from './config.js';
 export { createNodeFileSystem, isInside } from './fs.js';
 export { sha256 } from './hash.js';
+export { createChokidarWatcher } from './watch.js';
 
 let sharedFileSystem: SkillFileSystem | undefined;
 

@@ -1,4 +1,10 @@
-import type { CacheStore, ContentHasher, SkillFileSystem } from '../deps.js';
+import type {
+  CacheStore,
+  ContentHasher,
+  DirectoryWatcher,
+  SkillFileSystem,
+  WatchHandle,
+} from '../deps.js';
 import { compareDiagnostics, createDiagnostic, type Diagnostic } from '../diagnostics.js';
 import { baseName, joinPath } from '../paths.js';
 import { DEFAULT_READ_LIMITS } from '../spec/limits.js';
@@ -162,6 +168,55 @@ export class SkillRegistry {
       }
     }
     return { added, removed: [...before.values()], changed };
+  }
+
+  /**
+   * Watches the sources and calls `listener` with what was added, changed or removed, after
+   * changes settle for `debounceMs` (default 100). Only roots that exist are watched.
+   */
+  watch(
+    watcher: DirectoryWatcher,
+    listener: (changes: RegistryChanges) => void,
+    options: {
+      readonly debounceMs?: number;
+      readonly setTimer?: (callback: () => void, ms: number) => unknown;
+      readonly clearTimer?: (timer: unknown) => void;
+    } = {},
+  ): WatchHandle {
+    const discovery = this.#options.discovery ?? {};
+    const roots = this.#options.sources
+      .map((source) => source.root)
+      .filter((root) => this.#options.fs.status(root, true)?.kind === 'directory');
+    const setTimer =
+      options.setTimer ?? ((callback: () => void, ms: number) => setTimeout(callback, ms));
+    const clearTimer =
+      options.clearTimer ??
+      ((timer: unknown) => clearTimeout(timer as ReturnType<typeof setTimeout>));
+    let timer: unknown;
+    let closed = false;
+    const settle = () => {
+      timer = undefined;
+      if (closed) return;
+      const changes = this.refresh();
+      if (changes.added.length + changes.removed.length + changes.changed.length > 0)
+        listener(changes);
+    };
+    const handle = watcher(
+      roots,
+      () => {
+        if (closed) return;
+        if (timer !== undefined) clearTimer(timer);
+        timer = setTimer(settle, options.debounceMs ?? 100);
+      },
+      { depth: (discovery.maxDepth ?? 6) + 1, followSymlinks: discovery.followSymlinks ?? false },
+    );
+    return {
+      close: async () => {
+        closed = true;
+        if (timer !== undefined) clearTimer(timer);
+        await handle.close();
+      },
+    };
   }
 
   /**

@@ -1,0 +1,22 @@
+import type { DirectoryWatcher } from '../deps.js';
+
+/**
+ * A directory watcher on chokidar, loaded on first use: it watches only the given roots, to a
+ * bounded depth, ignoring .git and node_modules, and never follows links unless asked.
+ */
+export async function createChokidarWatcher(): Promise<DirectoryWatcher> {
+  const { watch } = await import('chokidar');
+  return (roots, onChange, options) => {
+    const watcher = watch([...roots], {
+      ignoreInitial: true,
+      depth: options.depth,
+      followSymlinks: options.followSymlinks,
+      ignored: (path: string) => /(^|\/)(\.git|node_modules)(\/|$)/.test(path),
+    });
+    watcher.on('all', (_event: string, path: string) => onChange(path));
+    watcher.on('error', () => {
+      // A folder that disappears or cannot be read is noticed by the next refresh.
+    });
+    return { close: () => watcher.close() };
+  };
+}
