@@ -52,6 +52,11 @@ export const CODES = {
     'The search stopped because it reached the directory limit.',
     'Point at a smaller folder, or raise the directory limit.',
   ),
+  WALK_SKILL_LIMIT: code(
+    'path',
+    'The search of a source stopped because it found as many skills as the limit allows.',
+    'Split the skills over several sources, or raise the skill limit.',
+  ),
   WALK_SYMLINK_LOOP: code(
     'path',
     'A symbolic link leads back into a directory already searched; it was skipped.',

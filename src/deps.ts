@@ -39,7 +39,9 @@ export type ReadProblem =
 export type ReadResult =
   | {
       readonly ok: true;
+      /** The bytes read. They may live in a buffer the next read reuses: copy them to keep them. */
       readonly bytes: Uint8Array;
+
       readonly status: FileStatus;
       /** True when only the first `maxBytes` were read because `allowPartial` was set. */
       readonly partial: boolean;
@@ -70,6 +72,11 @@ export interface SkillFileSystem {
   listDirectory(path: string): ListResult;
   /** Status of a path; `follow` decides whether a final symbolic link is followed. */
   status(path: string, follow: boolean): FileStatus | undefined;
+  /**
+   * Status of many paths (optional): an implementation may spread a large batch over threads.
+   * Results are in the order of `paths`.
+   */
+  statusMany?(paths: readonly string[], follow: boolean): Array<FileStatus | undefined>;
   /** The canonical path with every symbolic link resolved, or undefined when it cannot be resolved. */
   realPath(path: string): string | undefined;
   /** Reads `relativePath` (POSIX, already checked to stay below root) from inside `root`. */

@@ -78,6 +78,7 @@ export function openRegistry(args: ParsedArgs, deps: CliDeps): OpenedRegistry {
     sources,
     hash: deps.hash,
     version: VERSION,
+    keepScans: false,
     discovery: { followSymlinks: options['follow-symlinks'] === true },
     ...(useCache ? { cache: deps.cacheStore(cacheDir) } : {}),
   });

@@ -53,13 +53,21 @@ export interface CatalogResult {
 interface Prepared {
   readonly name: string;
   readonly description: string;
-  readonly short: string;
+  /** The shortened description, made when first needed. */
+  short: string | undefined;
   readonly location: string | undefined;
   readonly trusted: boolean;
+  /** Estimated tokens at each level: from the text lengths, without rendering. */
   readonly cost: Record<Exclude<CatalogLevel, 'hidden'>, number>;
 }
 
-const levels: readonly Exclude<CatalogLevel, 'hidden'>[] = ['full', 'short', 'name'];
+function shortOf(skill: Prepared, length: number): string {
+  skill.short ??= shorten(skill.description, length);
+  return skill.short;
+}
+
+/** Markup each format adds around one entry, in estimated tokens. */
+const overhead: Record<CatalogFormat, number> = { xml: 12, markdown: 4, json: 8 };
 
 function markdownText(text: string): string {
   return text.replace(/[\\`*_[\]<>|#]/g, (character) => `\\${character}`);
@@ -69,9 +77,14 @@ function renderEntry(
   format: CatalogFormat,
   skill: Prepared,
   level: Exclude<CatalogLevel, 'hidden'>,
+  shortLength: number,
 ): string {
   const description =
-    level === 'full' ? skill.description : level === 'short' ? skill.short : undefined;
+    level === 'full'
+      ? skill.description
+      : level === 'short'
+        ? shortOf(skill, shortLength)
+        : undefined;
   if (format === 'xml') {
     const trust = skill.trusted ? '' : ' trust="untrusted"';
     const parts = [`<skill${trust}><name>${escapeXmlText(skill.name)}</name>`];
@@ -108,13 +121,14 @@ function render(
   skills: readonly Prepared[],
   plan: readonly CatalogLevel[],
   tool: string,
+  shortLength: number,
 ): string {
   const lines: string[] = [];
   let hidden = 0;
   for (let index = 0; index < skills.length; index += 1) {
     const level = plan[index] as CatalogLevel;
     if (level === 'hidden') hidden += 1;
-    else lines.push(renderEntry(format, skills[index] as Prepared, level));
+    else lines.push(renderEntry(format, skills[index] as Prepared, level, shortLength));
   }
   if (format === 'json') {
     const hiddenPart =
@@ -205,24 +219,31 @@ export function renderCatalog(
   const prepared: Prepared[] = ordered.map((skill) => {
     const name = sanitizeCatalogText(skill.name).text;
     const description = sanitizeCatalogText(skill.description).text;
-    const base = {
+    const location = options.includeLocation === true ? skill.location : undefined;
+    const nameCost =
+      estimateTokens(name) +
+      overhead[format] +
+      (location === undefined ? 0 : estimateTokens(location) + 4);
+    const descriptionCost = estimateTokens(description);
+    return {
       name,
       description,
-      short: shorten(description, shortLength),
-      location: options.includeLocation === true ? skill.location : undefined,
+      short: undefined,
+      location,
       trusted: skill.trusted,
+      cost: {
+        full: nameCost + descriptionCost + 4,
+        short: nameCost + Math.min(descriptionCost, Math.ceil(shortLength / 3)) + 4,
+        name: nameCost,
+      },
     };
-    const cost = { full: 0, short: 0, name: 0 };
-    const entry = { ...base, cost };
-    for (const level of levels) cost[level] = estimateTokens(renderEntry(format, entry, level)) + 1;
-    return entry;
   });
-  const fixedCost = estimateTokens(render(format, [], [], tool)) + 2;
+  const fixedCost = estimateTokens(render(format, [], [], tool, shortLength)) + 2;
   const markerCost = estimateTokens(marker(format, skills.length, tool)) + 1;
   const budget = options.budget;
   let target = budget ?? Number.POSITIVE_INFINITY;
   let levelsOf = plan(prepared, fixedCost, markerCost, target);
-  let text = render(format, prepared, levelsOf, tool);
+  let text = render(format, prepared, levelsOf, tool, shortLength);
   let tokens = count(text);
   if (budget !== undefined && options.countTokens !== undefined && tokens < budget * 0.9) {
     // The estimate was pessimistic for this text: plan once more against a calibrated target,
@@ -231,7 +252,7 @@ export function renderCatalog(
     if (estimated > 0 && tokens > 0) {
       const calibrated = Math.floor((budget * estimated) / tokens) - 1;
       const roomier = plan(prepared, fixedCost, markerCost, calibrated);
-      const roomierText = render(format, prepared, roomier, tool);
+      const roomierText = render(format, prepared, roomier, tool, shortLength);
       const roomierTokens = count(roomierText);
       if (roomierTokens <= budget) {
         levelsOf = roomier;
@@ -245,7 +266,7 @@ export function renderCatalog(
   for (let attempt = 0; budget !== undefined && tokens > budget && attempt < 8; attempt += 1) {
     target = Math.floor(target * (budget / tokens) * 0.97) - 1;
     levelsOf = plan(prepared, fixedCost, markerCost, Math.max(0, target));
-    text = render(format, prepared, levelsOf, tool);
+    text = render(format, prepared, levelsOf, tool, shortLength);
     tokens = count(text);
   }
   const counts = { ...emptyCounts };

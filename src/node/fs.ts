@@ -23,9 +23,12 @@ import type {
   ReadWithinOptions,
   SkillFileSystem,
 } from '../deps.js';
+import { statusMany } from './stat-many.js';
 
 const OPEN_FLAGS = constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0) | (constants.O_NONBLOCK ?? 0);
 const procFd = existsSync('/proc/self/fd');
+/** The buffer small reads go into; what `readFileWithin` returns from it is valid until the next read. */
+const scratch = Buffer.allocUnsafeSlow(64 * 1024);
 
 function kindOfStats(stats: Stats): EntryKind {
   if (stats.isFile()) return 'file';
@@ -98,7 +101,12 @@ function notRegular(kind: EntryKind): ReadResult {
 function readBounded(fd: number, size: number, maxBytes: number): { bytes: Buffer; over: boolean } {
   const cap = maxBytes + 1;
   const expected = size > 0 ? Math.min(size, cap) : 0;
-  let buffer = Buffer.allocUnsafe(expected > 0 ? expected : Math.min(cap, 4096));
+  // Small files (nearly every SKILL.md) are read into one reused buffer: no allocation per file.
+  let buffer =
+    expected > 0 && expected <= scratch.length
+      ? scratch.subarray(0, expected)
+      : Buffer.allocUnsafe(expected > 0 ? expected : Math.min(cap, 4096));
+
   let filled = 0;
   for (;;) {
     if (filled === buffer.length) {
@@ -275,5 +283,11 @@ function realPath(path: string): string | undefined {
 
 /** The real file system, with the safe-read routine. */
 export function createNodeFileSystem(): SkillFileSystem {
-  return { listDirectory, status, realPath, readFileWithin };
+  return {
+    listDirectory,
+    status,
+    statusMany: (paths, follow) => statusMany(paths, follow, status),
+    realPath,
+    readFileWithin,
+  };
 }

@@ -58,13 +58,17 @@ export interface SourceScan {
   readonly diagnostics: readonly Diagnostic[];
   /** How many skill files were read (not reused) in this scan. */
   readonly readCount: number;
+  /** How many directories were listed (not reused) in this scan. */
+  readonly listCount: number;
 }
 
 export interface DiscoveryOptions {
   /** How many directory levels below a source root are searched (default 6). */
   readonly maxDepth?: number;
-  /** Most directories searched per source (default 2000). */
+  /** Most folders searched per source, not counting skill directories (default 2000). */
   readonly maxDirectories?: number;
+  /** Most skills found per source (default 50,000). */
+  readonly maxSkills?: number;
   /** Follow linked directories (never into a loop); default false. */
   readonly followSymlinks?: boolean;
   readonly limits?: Partial<ReadLimits>;
@@ -74,6 +78,8 @@ export interface DiscoveryOptions {
 export const DEFAULT_DISCOVERY = Object.freeze({
   maxDepth: 6,
   maxDirectories: 2000,
+  maxSkills: 50_000,
+
   followSymlinks: false,
 });
 
@@ -216,6 +222,7 @@ export function scanSource(
 ): SourceScan {
   const maxDepth = options.maxDepth ?? DEFAULT_DISCOVERY.maxDepth;
   const maxDirectories = options.maxDirectories ?? DEFAULT_DISCOVERY.maxDirectories;
+  const maxSkills = options.maxSkills ?? DEFAULT_DISCOVERY.maxSkills;
   const followSymlinks = options.followSymlinks ?? DEFAULT_DISCOVERY.followSymlinks;
   const skipNames = options.skipNames ?? defaultSkip;
   const limits =
@@ -228,7 +235,9 @@ export function scanSource(
   const reported = new Set<Code>();
   const visitedReal = new Set<string>();
   let readCount = 0;
-  let count = 0;
+  let listCount = 0;
+  let searched = 0;
+
   let stopped = false;
 
   const report = (code: Code, message: string, path: string, once: boolean): void => {
@@ -240,6 +249,7 @@ export function scanSource(
   };
 
   const list = (path: string, identity: FileIdentity): DirectoryRecord | undefined => {
+    listCount += 1;
     const listing = fs.listDirectory(path);
     if (!listing.ok) {
       report('WALK_UNREADABLE_DIRECTORY', `Directory skipped: ${listing.message}`, path, false);
@@ -266,15 +276,9 @@ export function scanSource(
 
   const visit = (path: string, realPath: string, depth: number): void => {
     if (stopped) return;
-    count += 1;
-    if (count > maxDirectories) {
+    if (skills.size >= maxSkills) {
       stopped = true;
-      report(
-        'WALK_DIRECTORY_LIMIT',
-        `Stopped after searching ${maxDirectories} directories`,
-        path,
-        true,
-      );
+      report('WALK_SKILL_LIMIT', `Stopped after finding ${maxSkills} skills`, path, true);
       return;
     }
     const before = previous?.directories.get(path);
@@ -282,7 +286,10 @@ export function scanSource(
     if (before?.skillFile !== undefined) {
       const earlier = previous?.skills.get(path);
       if (earlier !== undefined && earlier.realDirectory === realPath) {
-        const current = fs.status(joinPath(path, before.skillFile.name), true);
+        const current =
+          prefetched !== undefined && prefetched.has(earlier)
+            ? prefetched.get(earlier)
+            : fs.status(joinPath(path, before.skillFile.name), true);
         if (sameIdentity(earlier.identity, current)) {
           directories.set(path, before);
           skills.set(path, earlier);
@@ -305,6 +312,18 @@ export function scanSource(
     if (record.skillFile !== undefined) {
       readCount += 1;
       skills.set(path, readSkillRecord(fs, path, realPath, record.skillFile, limits));
+      return;
+    }
+    // Only folders searched for skills count against the limit; skill directories are leaves.
+    searched += 1;
+    if (searched > maxDirectories) {
+      stopped = true;
+      report(
+        'WALK_DIRECTORY_LIMIT',
+        `Stopped after searching ${maxDirectories} directories`,
+        path,
+        true,
+      );
       return;
     }
     for (const { name, kind } of record.children) {
@@ -350,10 +369,25 @@ export function scanSource(
     }
   };
 
+  // With a previous scan, most of the work is one status per known skill file: ask for them
+  // all at once, so that the file system can spread the batch over threads.
+  let prefetched: Map<SkillRecord, FileStatus | undefined> | undefined;
+  if (previous !== undefined && fs.statusMany !== undefined && previous.skills.size > 0) {
+    const records = [...previous.skills.values()];
+    const statuses = fs.statusMany(
+      records.map((record) => joinPath(record.directory, record.skillFileName)),
+      true,
+    );
+    prefetched = new Map();
+    for (let index = 0; index < records.length; index += 1)
+      prefetched.set(records[index] as SkillRecord, statuses[index]);
+  }
+
   const realRoot = fs.realPath(source.root);
+
   if (realRoot !== undefined) {
     visitedReal.add(realRoot);
     visit(source.root, realRoot, 0);
   }
-  return { source, directories, skills, diagnostics, readCount };
+  return { source, directories, skills, diagnostics, readCount, listCount };
 }

@@ -28,6 +28,7 @@ export function indexKey(source: SkillSource, options: DiscoveryOptions, version
     source.root,
     options.maxDepth ?? null,
     options.maxDirectories ?? null,
+    options.maxSkills ?? null,
     options.followSymlinks ?? null,
     options.limits ?? null,
     options.skipNames === undefined ? null : [...options.skipNames].sort(),
@@ -225,7 +226,7 @@ export function decodeScan(
       };
       skills.set(record.directory, record);
     }
-    return { source, directories, skills, diagnostics: [], readCount: 0 };
+    return { source, directories, skills, diagnostics: [], readCount: 0, listCount: 0 };
   } catch {
     return undefined;
   }

@@ -52,5 +52,5 @@ export function nameSkeleton(name: string): string {
   let skeleton = '';
   for (const character of name.normalize('NFKC').toLowerCase())
     skeleton += lookAlikes[character] ?? character;
-  return skeleton.replace(/[0]/g, 'o').replace(/[1]/g, 'l');
+  return skeleton;
 }

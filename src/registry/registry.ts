@@ -69,6 +69,11 @@ export interface RegistryOptions {
   readonly hash?: ContentHasher;
   /** Version string mixed into cache keys, so a new release never reads an old index. */
   readonly version?: string;
+  /**
+   * Keep the scans after building the entries (default true), so that `refresh` reuses them.
+   * A one-shot caller saves memory with false; its `refresh` then scans everything again.
+   */
+  readonly keepScans?: boolean;
 }
 
 export interface RegistryStats {
@@ -78,6 +83,23 @@ export interface RegistryStats {
   readonly reused: number;
   /** Sources whose index came from the persistent cache. */
   readonly cachedSources: number;
+}
+
+interface Candidate {
+  readonly record: SkillRecord;
+  readonly source: SkillSource;
+  readonly name: string;
+  readonly rank: number;
+  /** 1 when the directory name differs from the skill name. */
+  readonly mismatch: number;
+}
+
+interface BuiltGroup {
+  readonly records: readonly SkillRecord[];
+  readonly sources: readonly SkillSource[];
+  readonly entries: readonly RegistryEntry[];
+  /** Index of the group's first entry in the entry list. */
+  readonly start: number;
 }
 
 function byText(a: string, b: string): number {
@@ -95,6 +117,10 @@ export class SkillRegistry {
   #entries: RegistryEntry[] = [];
   #byAddress = new Map<string, RegistryEntry>();
   #active = new Map<string, RegistryEntry>();
+  #groups = new Map<string, BuiltGroup>();
+  readonly #unsaved = new Set<string>();
+  /** Whether any active name is non-ASCII (then look-alike checks need a full build). */
+  #foreignNames = false;
   #stats: RegistryStats = { read: 0, reused: 0, cachedSources: 0 };
   readonly #hashes = new Map<string, { identity: FileIdentity; hash: string | undefined }>();
 
@@ -148,26 +174,30 @@ export class SkillRegistry {
    * folders by their own identity) and reports the entries added, removed and changed.
    */
   refresh(): RegistryChanges {
-    const before = new Map(this.#entries.map((entry) => [entry.address, entry]));
-    this.#scanAll(false);
+    const previousEntries = this.#entries;
+    const previousByAddress = this.#byAddress;
+    const patched = this.#scanAll(false);
+    if (patched !== undefined) return patched;
+    if (this.#entries === previousEntries) return { added: [], removed: [], changed: [] };
     const added: RegistryEntry[] = [];
     const changed: RegistryEntry[] = [];
     for (const entry of this.#entries) {
-      const previous = before.get(entry.address);
+      const previous = previousByAddress.get(entry.address);
+      // Entries of untouched groups are the same objects: nothing to compare.
+      if (previous === entry) continue;
       if (previous === undefined) added.push(entry);
-      else {
-        before.delete(entry.address);
-        if (
-          previous.status !== entry.status ||
-          previous.directory !== entry.directory ||
-          !sameIdentity(previous.identity, entry.identity) ||
-          previous.shadowedBy !== entry.shadowedBy
-        ) {
-          changed.push(entry);
-        }
+      else if (
+        previous.status !== entry.status ||
+        previous.directory !== entry.directory ||
+        !sameIdentity(previous.identity, entry.identity) ||
+        previous.shadowedBy !== entry.shadowedBy ||
+        previous.metadata !== entry.metadata
+      ) {
+        changed.push(entry);
       }
     }
-    return { added, removed: [...before.values()], changed };
+    const removed = previousEntries.filter((entry) => !this.#byAddress.has(entry.address));
+    return { added, removed, changed };
   }
 
   /**
@@ -249,13 +279,33 @@ export class SkillRegistry {
     return hash;
   }
 
-  #scanAll(useCache: boolean): void {
+  /** Writes the index of every source whose scan changed since it was last written. */
+  saveIndex(): void {
+    const { cache, discovery = {} } = this.#options;
+    if (cache === undefined) return;
+    for (const scan of this.#scans) {
+      if (!this.#unsaved.has(scan.source.id)) continue;
+      const key = indexKey(scan.source, discovery, this.#options.version ?? 'dev');
+      cache.save(key, encodeScan(scan, key));
+    }
+    this.#unsaved.clear();
+  }
+
+  /**
+   * Scans every source again (reusing what is unchanged) and brings the entries up to date.
+   * When only some skill files changed and their names did not, only their name groups are
+   * rebuilt, and the changes are returned; otherwise everything is rebuilt (undefined).
+   */
+  #scanAll(useCache: boolean): RegistryChanges | undefined {
     const { fs, cache, discovery = {} } = this.#options;
     const version = this.#options.version ?? 'dev';
     const previous = new Map(this.#scans.map((scan) => [scan.source.id, scan]));
     let read = 0;
     let reused = 0;
     let cachedSources = 0;
+    let anyChange = false;
+    let structural = false;
+    const touched: Array<{ readonly before: SkillRecord; readonly after: SkillRecord }> = [];
     this.#scans = this.#options.sources.map((source) => {
       const key = indexKey(source, discovery, version);
       let before = previous.get(source.id);
@@ -270,16 +320,116 @@ export class SkillRegistry {
       const changed =
         before === undefined ||
         scan.readCount > 0 ||
+        scan.listCount > 0 ||
         scan.skills.size !== before.skills.size ||
-        scan.directories.size !== before.directories.size ||
-        [...scan.directories.values()].some(
-          (record) => before?.directories.get(record.path) !== record,
-        );
-      if (cache !== undefined && changed) cache.save(key, encodeScan(scan, key));
+        scan.directories.size !== before.directories.size;
+      if (changed) {
+        anyChange = true;
+        this.#unsaved.add(source.id);
+        if (before === undefined || scan.skills.size !== before.skills.size) structural = true;
+        else if (!structural) {
+          for (const [directory, record] of scan.skills) {
+            const earlier = before.skills.get(directory);
+            if (earlier === undefined) {
+              structural = true;
+              break;
+            }
+            if (earlier !== record) touched.push({ before: earlier, after: record });
+          }
+        }
+      }
       return scan;
     });
     this.#stats = { read, reused, cachedSources };
+    if (useCache) this.saveIndex();
+    // Nothing re-read, re-listed or gone: the entries are still right.
+    if (!anyChange && this.#groups.size > 0) return undefined;
+    if (!structural && this.#groups.size > 0) {
+      const patched = this.#patch(touched);
+      if (patched !== undefined) return patched;
+    }
     this.#build();
+    // A one-shot caller (a CLI command) has no use for the scans once the entries exist.
+    if (this.#options.keepScans === false) this.#scans = [];
+    return undefined;
+  }
+
+  /**
+   * Rebuilds only the name groups of skill files that changed without changing their name.
+   * Returns undefined when that is not possible (a name changed, or a look-alike check could).
+   */
+  #patch(
+    touched: ReadonlyArray<{ readonly before: SkillRecord; readonly after: SkillRecord }>,
+  ): RegistryChanges | undefined {
+    if (this.#foreignNames) return undefined;
+    const nameOf = (record: SkillRecord) => record.metadata?.name ?? baseName(record.directory);
+
+    for (const { before, after } of touched) {
+      const name = nameOf(after);
+      if (name !== nameOf(before) || !isAsciiName(name) || !this.#groups.has(name))
+        return undefined;
+    }
+    const entries = this.#entries.slice();
+    const changed: RegistryEntry[] = [];
+    const added: RegistryEntry[] = [];
+    const removed: RegistryEntry[] = [];
+    const names = new Set(touched.map(({ after }) => nameOf(after)));
+    let activeNamesChanged = false;
+
+    for (const name of names) {
+      const group = this.#groups.get(name) as BuiltGroup;
+      const records = group.records.map(
+        (record) => touched.find(({ before }) => before === record)?.after ?? record,
+      );
+      const candidates = records.map((record, index) => {
+        const source = group.sources[index] as SkillSource;
+        return {
+          record,
+          source,
+          name,
+          rank: this.#rank(source),
+          mismatch: baseName(record.directory) === name ? 0 : 1,
+        };
+      });
+      const rebuilt = this.#buildGroup(candidates);
+      const hadActive = group.entries.some((entry) => entry.status === 'active');
+      const hasActive = rebuilt.some((entry) => entry.status === 'active');
+      if (hadActive !== hasActive) activeNamesChanged = true;
+      for (let index = 0; index < rebuilt.length; index += 1) {
+        entries[group.start + index] = rebuilt[index] as RegistryEntry;
+      }
+      for (const previous of group.entries) this.#byAddress.delete(previous.address);
+      for (const next of rebuilt) {
+        this.#byAddress.set(next.address, next);
+        // Setting an existing key keeps its place, so the active map stays in name order.
+        if (next.status === 'active') this.#active.set(next.name, next);
+        const previous = group.entries.find((entry) => entry.address === next.address);
+        if (previous === undefined) added.push(next);
+        else if (
+          previous.status !== next.status ||
+          !sameIdentity(previous.identity, next.identity) ||
+          previous.metadata !== next.metadata ||
+          previous.shadowedBy !== next.shadowedBy
+        )
+          changed.push(next);
+      }
+      for (const previous of group.entries) {
+        if (!rebuilt.some((next) => next.address === previous.address)) removed.push(previous);
+      }
+      this.#groups.set(name, {
+        records,
+        sources: group.sources,
+        entries: rebuilt,
+        start: group.start,
+      });
+    }
+    this.#entries = entries;
+    if (activeNamesChanged) {
+      this.#active = new Map(
+        entries.filter((entry) => entry.status === 'active').map((entry) => [entry.name, entry]),
+      );
+    }
+    return { added, removed, changed };
   }
 
   #rank(source: SkillSource): number {
@@ -288,55 +438,96 @@ export class SkillRegistry {
     return (kindRank === -1 ? this.#precedence.length : kindRank) * 10_000 + order;
   }
 
+  /**
+   * Turns the scans into entries. Skills are grouped by name; a group whose skill records are
+   * the very same objects as at the last build keeps its entries, so a refresh after one change
+   * rebuilds one group, not ten thousand.
+   */
   #build(): void {
-    interface Candidate {
-      record: SkillRecord;
-      source: SkillSource;
-      name: string;
-      rank: number;
-    }
-    const candidates: Candidate[] = [];
+    const groups = new Map<string, Candidate[]>();
     for (const scan of this.#scans) {
       const rank = this.#rank(scan.source);
       for (const record of scan.skills.values()) {
-        candidates.push({
+        const directoryName = baseName(record.directory);
+        const name = record.metadata?.name ?? directoryName;
+        const candidate: Candidate = {
           record,
           source: scan.source,
-          name: record.metadata?.name ?? baseName(record.directory),
+          name,
           rank,
-        });
+          mismatch: directoryName === name ? 0 : 1,
+        };
+        const group = groups.get(name);
+        if (group === undefined) groups.set(name, [candidate]);
+        else group.push(candidate);
       }
     }
-    // Highest precedence first; within a source, a copy whose directory matches its name first.
-    candidates.sort(
-      (a, b) =>
-        byText(a.name, b.name) ||
-        a.rank - b.rank ||
-        Number(baseName(a.record.directory) !== a.name) -
-          Number(baseName(b.record.directory) !== b.name) ||
-        byText(a.record.directory, b.record.directory),
-    );
+    const names = [...groups.keys()].sort(byText);
     const entries: RegistryEntry[] = [];
     const byAddress = new Map<string, RegistryEntry>();
     const active = new Map<string, RegistryEntry>();
-    const seenReal = new Map<string, RegistryEntry>();
-    for (const candidate of candidates) {
-      const { record, source, name } = candidate;
+    const built = new Map<string, BuiltGroup>();
+    for (const name of names) {
+      const group = groups.get(name) as Candidate[];
+      // Highest precedence first; within a source, a copy whose directory matches its name first.
+      if (group.length > 1) {
+        group.sort(
+          (a, b) =>
+            a.rank - b.rank ||
+            a.mismatch - b.mismatch ||
+            byText(a.record.directory, b.record.directory),
+        );
+      }
+      const before = this.#groups.get(name);
+      const same =
+        before !== undefined &&
+        before.records.length === group.length &&
+        before.records.every(
+          (record, index) =>
+            record === group[index]?.record && before.sources[index] === group[index]?.source,
+        );
+      const groupEntries = same ? before.entries : this.#buildGroup(group);
+      built.set(name, {
+        records: group.map((c) => c.record),
+        sources: group.map((c) => c.source),
+        entries: groupEntries,
+        start: entries.length,
+      });
+      for (const entry of groupEntries) {
+        entries.push(entry);
+        byAddress.set(entry.address, entry);
+        if (entry.status === 'active') active.set(entry.name, entry);
+      }
+    }
+    this.#groups = built;
+    this.#foreignNames = [...active.keys()].some((name) => !isAsciiName(name));
+    this.#flagConfusable(active, entries, byAddress);
+    this.#entries = entries;
+    this.#byAddress = byAddress;
+    this.#active = active;
+  }
+
+  #buildGroup(group: readonly Candidate[]): RegistryEntry[] {
+    const entries: RegistryEntry[] = [];
+    const addresses = new Set<string>();
+    const seenReal = new Set<string>();
+    let winner: RegistryEntry | undefined;
+    for (const { record, source, name } of group) {
       const diagnostics = [...record.diagnostics];
       let address = `${name}@${source.id}`;
-      for (let index = 2; byAddress.has(address); index += 1)
+      for (let index = 2; addresses.has(address); index += 1)
         address = `${name}@${source.id}#${index}`;
+      addresses.add(address);
       let status: SkillStatus;
       let shadowedBy: string | undefined;
       let identical: boolean | undefined;
-      const winner = active.get(name);
       if (record.metadata === undefined) status = 'skipped';
       else if (!source.enabled) status = 'untrusted';
       else if (winner === undefined) status = 'active';
       else {
         status = 'shadowed';
         shadowedBy = winner.address;
-        identical = this.#identical(winner, record);
+        identical = seenReal.has(record.realDirectory) || this.#identical(winner, record);
         const file = joinPath(record.directory, record.skillFileName);
         diagnostics.push(
           identical
@@ -354,8 +545,6 @@ export class SkillRegistry {
               ),
         );
       }
-      const sameReal = seenReal.get(record.realDirectory);
-      if (status === 'shadowed' && sameReal !== undefined) identical = true;
       const entry: RegistryEntry = {
         name,
         address,
@@ -365,21 +554,17 @@ export class SkillRegistry {
         skillFile: joinPath(record.directory, record.skillFileName),
         status,
         metadata: record.metadata,
-        diagnostics: diagnostics.sort(compareDiagnostics),
+        diagnostics: diagnostics.length > 1 ? diagnostics.sort(compareDiagnostics) : diagnostics,
         ...(shadowedBy === undefined ? {} : { shadowedBy }),
         ...(identical === undefined ? {} : { identical }),
         identity: record.identity,
         links: record.links,
       };
       entries.push(entry);
-      byAddress.set(address, entry);
-      if (status === 'active') active.set(name, entry);
-      if (!seenReal.has(record.realDirectory)) seenReal.set(record.realDirectory, entry);
+      if (status === 'active') winner = entry;
+      seenReal.add(record.realDirectory);
     }
-    this.#flagConfusable(active, entries, byAddress);
-    this.#entries = entries;
-    this.#byAddress = byAddress;
-    this.#active = active;
+    return entries;
   }
 
   #identical(winner: RegistryEntry, record: SkillRecord): boolean {
@@ -399,12 +584,20 @@ export class SkillRegistry {
     entries: RegistryEntry[],
     byAddress: Map<string, RegistryEntry>,
   ): void {
+    // Look-alikes need a non-ASCII letter: only those names are reduced to a skeleton, and
+    // compared with every active name.
+    const foreign = [...active.values()].filter((entry) => !isAsciiName(entry.name));
+    if (foreign.length === 0) return;
     const bySkeleton = new Map<string, RegistryEntry[]>();
-    for (const entry of active.values()) {
-      const skeleton = nameSkeleton(entry.name);
+    const add = (skeleton: string, entry: RegistryEntry) => {
       const group = bySkeleton.get(skeleton);
       if (group === undefined) bySkeleton.set(skeleton, [entry]);
-      else group.push(entry);
+      else if (!group.includes(entry)) group.push(entry);
+    };
+    for (const entry of foreign) add(nameSkeleton(entry.name), entry);
+    for (const entry of active.values()) {
+      const plain = entry.name.toLowerCase();
+      if (bySkeleton.has(plain)) add(plain, entry);
     }
     for (const group of bySkeleton.values()) {
       if (group.length < 2) continue;

@@ -1,0 +1,156 @@
+// Benchmarks for the registry: a cold `skillhost list` without cache and a warm one with the
+// index cache, each against the I/O floor (list the tree, read every SKILL.md) in the same run;
+// in-process refresh after one change, catalog rendering under a budget, and the real corpus.
+// Usage: npm run bench:registry -- [--sizes 1000,10000] [--rounds 7]
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { loadTokenCounter, renderCatalog, SkillRegistry } from '../dist/index.js';
+import { createNodeFileSystem, sha256 } from '../dist/node/index.js';
+import { generateTree } from './generate.mjs';
+
+const here = dirname(fileURLToPath(import.meta.url));
+const root = resolve(here, '..');
+const args = process.argv.slice(2);
+const option = (name, fallback) => {
+  const index = args.indexOf(`--${name}`);
+  return index === -1 ? fallback : args[index + 1];
+};
+const sizes = option('sizes', '1000,10000').split(',').map(Number);
+const rounds = Number(option('rounds', '7'));
+const cache = resolve(root, option('cache', '.bench-cache'));
+const bin = join(root, 'dist', 'cli', 'bin.js');
+const preload = join(here, 'rss.mjs');
+const scratch = mkdtempSync(join(tmpdir(), 'skillhost-bench-'));
+
+function run(argv) {
+  const rssFile = join(scratch, 'rss');
+  const started = performance.now();
+  const result = spawnSync(process.execPath, ['--import', preload, ...argv], {
+    env: {
+      ...process.env,
+      SKILLHOST_BENCH_RSS_FILE: rssFile,
+      NO_COLOR: '1',
+      SKILLHOST_HOME: join(scratch, 'home'),
+    },
+    encoding: 'utf8',
+    maxBuffer: 512 * 1024 * 1024,
+  });
+  const seconds = (performance.now() - started) / 1000;
+  if (result.status !== 0)
+    throw new Error(`${argv.join(' ')} exited ${result.status}: ${result.stderr}`);
+  return { seconds, rssMiB: Number(readFileSync(rssFile, 'utf8')) / 1024 };
+}
+
+const median = (values) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = sorted.length >> 1;
+  return sorted.length % 2 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
+};
+
+console.log(
+  `skillhost registry benchmarks (node ${process.version}, ${rounds} rounds, medians, cold processes)`,
+);
+console.log(
+  '| skills | floor s | list cold s | ratio | list warm s | ratio | floor MiB | cold MiB | warm MiB | memory ratio (cold) |',
+);
+console.log('| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |');
+for (const size of sizes) {
+  const tree = generateTree(cache, size);
+  const cacheDir = join(scratch, `cache-${size}`);
+  const floorArgs = [join(here, 'floor.mjs'), tree];
+  const common = [bin, 'list', '--json', '--no-default-sources', '--skills', tree];
+  const coldArgs = [...common, '--no-cache'];
+  const warmArgs = [...common, '--cache-dir', cacheDir];
+  run(floorArgs);
+  run(coldArgs);
+  run(warmArgs);
+  const samples = { floor: [], cold: [], warm: [] };
+  for (let round = 0; round < rounds; round += 1) {
+    samples.floor.push(run(floorArgs));
+    samples.cold.push(run(coldArgs));
+    samples.warm.push(run(warmArgs));
+  }
+  const seconds = (name) => median(samples[name].map((sample) => sample.seconds));
+  const memory = (name) => Math.max(...samples[name].map((sample) => sample.rssMiB));
+  const floor = seconds('floor');
+  console.log(
+    `| ${size} | ${floor.toFixed(3)} | ${seconds('cold').toFixed(3)} | ${(seconds('cold') / floor).toFixed(2)}x | ${seconds('warm').toFixed(3)} | ${(seconds('warm') / floor).toFixed(2)}x | ${memory('floor').toFixed(1)} | ${memory('cold').toFixed(1)} | ${memory('warm').toFixed(1)} | ${(memory('cold') / memory('floor')).toFixed(2)}x |`,
+  );
+}
+
+// In-process: refresh after one change, and the catalog under a budget, at the largest size.
+const largest = Math.max(...sizes);
+const tree = generateTree(cache, largest);
+const fs = createNodeFileSystem();
+const registry = SkillRegistry.open({
+  fs,
+  hash: sha256,
+  sources: [{ id: 'bench', kind: 'explicit', root: tree, trust: 'trusted', enabled: true }],
+  discovery: { maxDirectories: 1_000_000 },
+});
+const victim = registry.active()[Math.floor(largest / 2)];
+const original = readFileSync(victim.skillFile, 'utf8');
+const refreshTimes = [];
+for (let round = 0; round < rounds; round += 1) {
+  writeFileSync(
+    victim.skillFile,
+    original.replace('description: ', `description: Round ${round}. `),
+  );
+  const started = performance.now();
+  const changes = registry.refresh();
+  refreshTimes.push(performance.now() - started);
+  if (changes.changed.length !== 1)
+    throw new Error(`refresh saw ${changes.changed.length} changes`);
+}
+writeFileSync(victim.skillFile, original);
+const countTokens = await loadTokenCounter();
+const skills = registry
+  .active()
+  .map((entry) => ({ name: entry.name, description: entry.metadata.description, trusted: true }));
+const catalogTimes = [];
+let catalogTokens = 0;
+for (let round = 0; round < rounds; round += 1) {
+  const started = performance.now();
+  const result = renderCatalog(skills, { budget: 8000, countTokens });
+  catalogTimes.push(performance.now() - started);
+  catalogTokens = result.tokens;
+}
+console.log('');
+console.log(
+  `In process, ${largest} skills: refresh after one changed file ${median(refreshTimes).toFixed(1)} ms (median); catalog under an 8,000-token budget ${median(catalogTimes).toFixed(1)} ms (median, ${catalogTokens} tokens, tokenizer already loaded)`,
+);
+
+// The real corpus, loaded leniently through the registry.
+const corpus = resolve(option('corpus', join(root, '..', 'shared', 'conformance', 'corpus')));
+if (existsSync(corpus)) {
+  const started = performance.now();
+  const corpusRegistry = SkillRegistry.open({
+    fs,
+    hash: sha256,
+    sources: [{ id: 'corpus', kind: 'explicit', root: corpus, trust: 'trusted', enabled: true }],
+    discovery: { maxDirectories: 1_000_000, maxDepth: 8 },
+  });
+  const elapsed = performance.now() - started;
+  const byStatus = {};
+  const skipped = {};
+  for (const entry of corpusRegistry.entries) {
+    byStatus[entry.status] = (byStatus[entry.status] ?? 0) + 1;
+    if (entry.status === 'skipped') {
+      const code = entry.diagnostics.find((d) => d.severity === 'error')?.code ?? 'UNKNOWN';
+      skipped[code] = (skipped[code] ?? 0) + 1;
+    }
+  }
+  const usable = corpusRegistry.entries.length - (byStatus.skipped ?? 0);
+  console.log(
+    `Real corpus (${corpusRegistry.entries.length} skills): ${usable} load (${byStatus.active ?? 0} active, ${byStatus.shadowed ?? 0} shadowed by a same-name skill), ${byStatus.skipped ?? 0} skipped (${Object.entries(
+      skipped,
+    )
+      .sort((a, b) => b[1] - a[1])
+      .map(([code, count]) => `${code} ${count}`)
+      .join(', ')}), in ${elapsed.toFixed(0)} ms`,
+  );
+}
+rmSync(scratch, { recursive: true, force: true });
