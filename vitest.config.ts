@@ -6,6 +6,7 @@ export default defineConfig({
     environment: 'node',
     pool: 'forks',
     testTimeout: 30_000,
+    setupFiles: ['./test/helpers/setup.ts'],
     reporters: ['default', './test/helpers/summary-reporter.ts'],
   },
 });

@@ -4,7 +4,7 @@ import {
   describeCode,
   type SkillCheck,
   type ValidationReport,
-} from '../index.js';
+} from '../node/index.js';
 import { printable } from './printable.js';
 import type { Style } from './style.js';
 

@@ -1,4 +1,4 @@
-import type { CacheStore, ContentHasher, SkillFileSystem } from '../index.js';
+import type { CacheStore, ContentHasher, SkillFileSystem } from '../node/index.js';
 
 export interface CliStream {
   write(text: string): unknown;

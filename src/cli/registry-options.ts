@@ -4,7 +4,7 @@ import {
   SkillRegistry,
   type SkillSource,
   type Trust,
-} from '../index.js';
+} from '../node/index.js';
 import { type OptionSpecs, type ParsedArgs, UsageError } from './args.js';
 import type { CliDeps } from './io.js';
 import { VERSION } from './version.js';

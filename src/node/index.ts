@@ -1,6 +1,9 @@
 /**
- * skillhost/node — everything that touches the operating system. Every export is public API.
+ * skillhost/node — everything that touches the operating system, plus the whole core API, so
+ * that Node programs need only this entry. Every export is public API. The YAML library is
+ * loaded on first need (most frontmatter is read by the fast scanner without it).
  */
+import { createRequire } from 'node:module';
 import { isAbsolute, resolve } from 'node:path';
 import {
   type LoadedSkill,
@@ -8,13 +11,20 @@ import {
   type ReadSkillOptions,
   type ReadSkillResult,
   readSkillDirectory,
+  registerYamlLoader,
   type SkillFileSystem,
   SkillhostError,
   type ValidatePathsOptions,
   type ValidationReport,
   validateSkillPaths,
-} from '../index.js';
+  type YamlEngine,
+} from '../core.js';
 import { createNodeFileSystem } from './fs.js';
+
+const requireFromHere = createRequire(import.meta.url);
+registerYamlLoader(() => requireFromHere('yaml') as YamlEngine);
+
+export * from '../core.js';
 
 export { createDirectoryCacheStore } from './cache-store.js';
 export {

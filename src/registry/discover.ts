@@ -160,7 +160,7 @@ export function readSkillRecord(
     identity,
     links,
     metadata,
-    diagnostics: diagnostics.sort(compareDiagnostics),
+    diagnostics: diagnostics.length === 0 ? noDiagnostics : diagnostics.sort(compareDiagnostics),
   });
   if (!read.ok) {
     diagnostics.push(
@@ -205,7 +205,7 @@ export function readSkillRecord(
   }
   for (const diagnostic of checkFrontmatterFields(parsed, { mode: 'lenient' }))
     diagnostics.push(diagnostic);
-  const metadata = hasErrors(diagnostics) ? undefined : toSkillMetadata(parsed);
+  const metadata = hasErrors(diagnostics) ? undefined : compactMetadata(toSkillMetadata(parsed));
   return record(identity, read.status.links, metadata);
 }
 
@@ -328,7 +328,8 @@ export function scanSource(
     }
     for (const { name, kind } of record.children) {
       const child = joinPath(path, name);
-      let childReal = joinPath(realPath, name);
+      // Without links on the way, the real path is the path: keep one string for both.
+      let childReal = realPath === path ? child : joinPath(realPath, name);
       if (kind === 'symlink') {
         const followed = fs.status(child, true);
         if (followed === undefined || followed.kind !== 'directory') continue;
@@ -390,4 +391,44 @@ export function scanSource(
     visit(source.root, realRoot, 0);
   }
   return { source, directories, skills, diagnostics, readCount, listCount };
+}
+
+const noDiagnostics: readonly Diagnostic[] = Object.freeze([]);
+const noMetadata: Readonly<Record<string, string>> = Object.freeze(Object.create(null));
+
+/**
+ * Short strings that recur across skills (licences, metadata keys and common values, file
+ * names) are kept once: a registry of ten thousand skills holds one "Apache-2.0", not ten
+ * thousand. The table is bounded, so hostile input cannot grow it without limit.
+ */
+const interned = new Map<string, string>();
+const MAX_INTERNED = 20_000;
+
+function intern(value: string): string {
+  if (value.length > 64) return value;
+  const known = interned.get(value);
+  if (known !== undefined) return known;
+  if (interned.size < MAX_INTERNED) interned.set(value, value);
+  return value;
+}
+
+function compactMetadata(metadata: SkillMetadata | undefined): SkillMetadata | undefined {
+  if (metadata === undefined) return undefined;
+  const keys = Object.keys(metadata.metadata);
+  let entries = noMetadata;
+  if (keys.length > 0) {
+    const compact: Record<string, string> = Object.create(null);
+    for (const key of keys) compact[intern(key)] = intern(metadata.metadata[key] as string);
+    entries = Object.freeze(compact);
+  }
+  return {
+    name: metadata.name,
+    description: metadata.description,
+    ...(metadata.license === undefined ? {} : { license: intern(metadata.license) }),
+    ...(metadata.compatibility === undefined
+      ? {}
+      : { compatibility: intern(metadata.compatibility) }),
+    ...(metadata.allowedTools === undefined ? {} : { allowedTools: intern(metadata.allowedTools) }),
+    metadata: entries,
+  };
 }

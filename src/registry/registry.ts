@@ -94,12 +94,71 @@ interface Candidate {
   readonly mismatch: number;
 }
 
-interface BuiltGroup {
-  readonly records: readonly SkillRecord[];
-  readonly sources: readonly SkillSource[];
-  readonly entries: readonly RegistryEntry[];
-  /** Index of the group's first entry in the entry list. */
-  readonly start: number;
+/**
+ * What a name group was built from, and into. Most names have one skill: that case holds the
+ * three objects directly, without arrays, since a registry keeps one group per name.
+ */
+type BuiltGroup =
+  | {
+      readonly record: SkillRecord;
+      readonly source: SkillSource;
+      readonly entry: RegistryEntry;
+      /** Index of the group's first entry in the entry list. */
+      readonly start: number;
+    }
+  | {
+      readonly records: readonly SkillRecord[];
+      readonly sources: readonly SkillSource[];
+      readonly entries: readonly RegistryEntry[];
+      readonly start: number;
+    };
+
+function groupRecords(group: BuiltGroup): readonly SkillRecord[] {
+  return 'record' in group ? [group.record] : group.records;
+}
+
+function groupSources(group: BuiltGroup): readonly SkillSource[] {
+  return 'source' in group ? [group.source] : group.sources;
+}
+
+function groupEntries(group: BuiltGroup): readonly RegistryEntry[] {
+  return 'entry' in group ? [group.entry] : group.entries;
+}
+
+function makeGroup(
+  records: readonly SkillRecord[],
+  sources: readonly SkillSource[],
+  entries: readonly RegistryEntry[],
+  start: number,
+): BuiltGroup {
+  return records.length === 1 && entries.length === 1
+    ? {
+        record: records[0] as SkillRecord,
+        source: sources[0] as SkillSource,
+        entry: entries[0] as RegistryEntry,
+        start,
+      }
+    : { records, sources, entries, start };
+}
+
+/** True when a group was built from exactly these candidates, in this order. */
+function sameMembers(group: BuiltGroup, candidates: readonly Candidate[]): boolean {
+  if ('record' in group) {
+    const only = candidates[0];
+    return (
+      candidates.length === 1 &&
+      only !== undefined &&
+      group.record === only.record &&
+      group.source === only.source
+    );
+  }
+  return (
+    group.records.length === candidates.length &&
+    group.records.every(
+      (record, index) =>
+        record === candidates[index]?.record && group.sources[index] === candidates[index]?.source,
+    )
+  );
 }
 
 function byText(a: string, b: string): number {
@@ -378,11 +437,13 @@ export class SkillRegistry {
 
     for (const name of names) {
       const group = this.#groups.get(name) as BuiltGroup;
-      const records = group.records.map(
+      const previousEntries = groupEntries(group);
+      const sources = groupSources(group);
+      const records = groupRecords(group).map(
         (record) => touched.find(({ before }) => before === record)?.after ?? record,
       );
       const candidates = records.map((record, index) => {
-        const source = group.sources[index] as SkillSource;
+        const source = sources[index] as SkillSource;
         return {
           record,
           source,
@@ -392,18 +453,18 @@ export class SkillRegistry {
         };
       });
       const rebuilt = this.#buildGroup(candidates);
-      const hadActive = group.entries.some((entry) => entry.status === 'active');
+      const hadActive = previousEntries.some((entry) => entry.status === 'active');
       const hasActive = rebuilt.some((entry) => entry.status === 'active');
       if (hadActive !== hasActive) activeNamesChanged = true;
       for (let index = 0; index < rebuilt.length; index += 1) {
         entries[group.start + index] = rebuilt[index] as RegistryEntry;
       }
-      for (const previous of group.entries) this.#byAddress.delete(previous.address);
+      for (const previous of previousEntries) this.#byAddress.delete(previous.address);
       for (const next of rebuilt) {
         this.#byAddress.set(next.address, next);
         // Setting an existing key keeps its place, so the active map stays in name order.
         if (next.status === 'active') this.#active.set(next.name, next);
-        const previous = group.entries.find((entry) => entry.address === next.address);
+        const previous = previousEntries.find((entry) => entry.address === next.address);
         if (previous === undefined) added.push(next);
         else if (
           previous.status !== next.status ||
@@ -413,15 +474,10 @@ export class SkillRegistry {
         )
           changed.push(next);
       }
-      for (const previous of group.entries) {
+      for (const previous of previousEntries) {
         if (!rebuilt.some((next) => next.address === previous.address)) removed.push(previous);
       }
-      this.#groups.set(name, {
-        records,
-        sources: group.sources,
-        entries: rebuilt,
-        start: group.start,
-      });
+      this.#groups.set(name, makeGroup(records, sources, rebuilt, group.start));
     }
     this.#entries = entries;
     if (activeNamesChanged) {
@@ -479,21 +535,24 @@ export class SkillRegistry {
         );
       }
       const before = this.#groups.get(name);
-      const same =
-        before !== undefined &&
-        before.records.length === group.length &&
-        before.records.every(
-          (record, index) =>
-            record === group[index]?.record && before.sources[index] === group[index]?.source,
+      const start = entries.length;
+      let members: readonly RegistryEntry[];
+      if (before !== undefined && sameMembers(before, group)) {
+        members = groupEntries(before);
+        built.set(name, before.start === start ? before : { ...before, start });
+      } else {
+        members = this.#buildGroup(group);
+        built.set(
+          name,
+          makeGroup(
+            group.map((c) => c.record),
+            group.map((c) => c.source),
+            members,
+            start,
+          ),
         );
-      const groupEntries = same ? before.entries : this.#buildGroup(group);
-      built.set(name, {
-        records: group.map((c) => c.record),
-        sources: group.map((c) => c.source),
-        entries: groupEntries,
-        start: entries.length,
-      });
-      for (const entry of groupEntries) {
+      }
+      for (const entry of members) {
         entries.push(entry);
         byAddress.set(entry.address, entry);
         if (entry.status === 'active') active.set(entry.name, entry);

@@ -1,12 +1,5 @@
-import {
-  isAlias,
-  isMap,
-  isScalar,
-  isSeq,
-  type ParsedNode,
-  parseDocument,
-  type Node as YamlNode,
-} from 'yaml';
+import type { ParsedNode, Node as YamlNode } from 'yaml';
+import { type YamlEngine, yamlEngine } from './yaml-engine.js';
 import type {
   FieldLocation,
   FrontmatterMap,
@@ -25,6 +18,9 @@ const parseOptions = {
 } as const;
 
 const directiveLine = /^%/m;
+
+/** The YAML library for the parse in progress (parsing is synchronous, so one at a time). */
+let y: YamlEngine;
 
 interface BuildState {
   readonly problems: YamlProblem[];
@@ -66,7 +62,7 @@ function checkNodeMarkers(node: YamlNode, source: string, state: BuildState): vo
       offset: markerOffset(source, start, '!'),
     });
   }
-  if ((isMap(node) || isSeq(node)) && node.flow === true && !state.reportedFlow) {
+  if ((y.isMap(node) || y.isSeq(node)) && node.flow === true && !state.reportedFlow) {
     state.reportedFlow = true;
     state.problems.push({
       code: 'YAML_FLOW_STYLE',
@@ -86,7 +82,7 @@ function build(
   fallbackOffset: number,
 ): FrontmatterValue | undefined {
   if (node === null) return '';
-  if (isAlias(node)) {
+  if (y.isAlias(node)) {
     if (!state.reportedAlias) {
       state.reportedAlias = true;
       state.problems.push({
@@ -99,7 +95,7 @@ function build(
     return undefined;
   }
   checkNodeMarkers(node, source, state);
-  if (isScalar(node)) {
+  if (y.isScalar(node)) {
     const value = node.value;
     return typeof value === 'string' ? value : value === null ? '' : String(value);
   }
@@ -115,7 +111,7 @@ function build(
     }
     return undefined;
   }
-  if (isSeq(node)) {
+  if (y.isSeq(node)) {
     const items: FrontmatterValue[] = [];
     for (const item of node.items) {
       const value = build(
@@ -129,7 +125,7 @@ function build(
     }
     return items;
   }
-  if (isMap(node)) {
+  if (y.isMap(node)) {
     return buildMap(node, source, depth, state, undefined);
   }
   return undefined;
@@ -142,14 +138,15 @@ function buildMap(
   state: BuildState,
   locations: Map<string, FieldLocation> | undefined,
 ): FrontmatterMap | undefined {
-  if (!isMap(node)) return undefined;
+  if (!y.isMap(node)) return undefined;
   const result: Record<string, FrontmatterValue> = Object.create(null);
   const mapStart = nodeOffset(node, 0);
   for (const pair of node.items) {
     const keyNode = pair.key as YamlNode | null;
     const keyStart = nodeOffset(keyNode, mapStart);
-    if (keyNode === null || !isScalar(keyNode)) {
-      if (keyNode !== null && isAlias(keyNode)) build(keyNode, source, depth + 1, state, keyStart);
+    if (keyNode === null || !y.isScalar(keyNode)) {
+      if (keyNode !== null && y.isAlias(keyNode))
+        build(keyNode, source, depth + 1, state, keyStart);
       else
         state.problems.push({
           code: 'YAML_COMPLEX_KEY',
@@ -171,7 +168,7 @@ function buildMap(
     result[key] = value;
     if (locations !== undefined) {
       const children =
-        valueNode !== null && isMap(valueNode) ? childLocations(valueNode, mapStart) : undefined;
+        valueNode !== null && y.isMap(valueNode) ? childLocations(valueNode, mapStart) : undefined;
       locations.set(
         key,
         children === undefined
@@ -185,10 +182,10 @@ function buildMap(
 
 function childLocations(node: YamlNode, fallback: number): Map<string, FieldLocation> {
   const children = new Map<string, FieldLocation>();
-  if (!isMap(node)) return children;
+  if (!y.isMap(node)) return children;
   for (const pair of node.items) {
     const keyNode = pair.key as YamlNode | null;
-    if (keyNode === null || !isScalar(keyNode)) continue;
+    if (keyNode === null || !y.isScalar(keyNode)) continue;
     const key = typeof keyNode.value === 'string' ? keyNode.value : String(keyNode.value ?? '');
     const keyOffset = nodeOffset(keyNode, fallback);
     children.set(key, {
@@ -211,6 +208,18 @@ function libraryMessage(message: string): string {
 export function parseYamlWithLibrary(source: string, maxDepth: number): YamlResult {
   const problems: YamlProblem[] = [];
   const locations = new Map<string, FieldLocation>();
+  const engine = yamlEngine();
+  if (engine === undefined) {
+    problems.push({
+      code: 'YAML_SYNTAX',
+      severity: 'error',
+      message:
+        'No YAML library is available to read this frontmatter (register one with registerYamlEngine)',
+      offset: 0,
+    });
+    return { data: undefined, locations, problems, fast: false };
+  }
+  y = engine;
   const directive = directiveLine.exec(source);
   if (directive !== null) {
     problems.push({
@@ -221,9 +230,9 @@ export function parseYamlWithLibrary(source: string, maxDepth: number): YamlResu
     });
     return { data: undefined, locations, problems, fast: false };
   }
-  let document: ReturnType<typeof parseDocument>;
+  let document: ReturnType<YamlEngine['parseDocument']>;
   try {
-    document = parseDocument(source, parseOptions);
+    document = y.parseDocument(source, parseOptions);
   } catch (error) {
     problems.push({
       code: 'YAML_SYNTAX',
@@ -262,7 +271,7 @@ export function parseYamlWithLibrary(source: string, maxDepth: number): YamlResu
     reportedFlow: false,
   };
   const root = document.contents as YamlNode | null;
-  if (root === null || !isMap(root)) {
+  if (root === null || !y.isMap(root)) {
     if (root !== null) build(root, source, 0, state, 0);
     problems.push({
       code: 'FRONTMATTER_NOT_MAPPING',
@@ -270,7 +279,7 @@ export function parseYamlWithLibrary(source: string, maxDepth: number): YamlResu
       message:
         root === null
           ? 'The frontmatter is empty; it must hold name and description'
-          : `The frontmatter must be a mapping of fields, not ${isSeq(root) ? 'a list' : 'a single value'}`,
+          : `The frontmatter must be a mapping of fields, not ${y.isSeq(root) ? 'a list' : 'a single value'}`,
       offset: nodeOffset(root, 0),
     });
     return { data: undefined, locations, problems, fast: false };

@@ -1,4 +1,4 @@
-import { SkillSession } from '../../index.js';
+import { SkillSession } from '../../node/index.js';
 import { parseArgs, UsageError } from '../args.js';
 import type { CommandContext } from '../command.js';
 import { openRegistry, SOURCE_OPTIONS } from '../registry-options.js';

@@ -1,4 +1,4 @@
-import { type CatalogFormat, loadTokenCounter, renderCatalog } from '../../index.js';
+import { type CatalogFormat, loadTokenCounter, renderCatalog } from '../../node/index.js';
 import { integerOption, parseArgs, UsageError } from '../args.js';
 import type { CommandContext } from '../command.js';
 import { openRegistry, SOURCE_OPTIONS } from '../registry-options.js';

@@ -1,4 +1,4 @@
-import { countBySeverity, type RegistryEntry, type SkillStatus } from '../../index.js';
+import { countBySeverity, type RegistryEntry, type SkillStatus } from '../../node/index.js';
 import { parseArgs, UsageError } from '../args.js';
 import type { CommandContext } from '../command.js';
 import { displayPath, printable } from '../format.js';
@@ -40,16 +40,27 @@ export function run({ argv, io, deps }: CommandContext): number {
   const counts: Record<SkillStatus, number> = { active: 0, shadowed: 0, skipped: 0, untrusted: 0 };
   for (const entry of entries) counts[entry.status] += 1;
   if (args.options.json === true) {
-    const document = {
-      skills: entries.map(entryJson),
+    // Written piece by piece: ten thousand skills never become one string in memory.
+    const indent = (text: string) => text.replace(/\n/g, '\n    ');
+    let chunk = '{\n  "skills": [';
+    entries.forEach((entry, index) => {
+      chunk += `${index === 0 ? '' : ','}\n    ${indent(JSON.stringify(entryJson(entry), null, 2))}`;
+      if (chunk.length > 65_536) {
+        io.stdout.write(chunk);
+        chunk = '';
+      }
+    });
+    const rest = {
       sources: registry.sources.map((source) => ({ ...source })),
       project: { path: projectDir, trusted: projectTrusted },
       diagnostics: registry.diagnostics.map((diagnostic) => ({ ...diagnostic })),
       summary: { skills: entries.length, ...counts },
     };
-    io.stdout.write(`${JSON.stringify(document, null, 2)}\n`);
+    const tail = JSON.stringify(rest, null, 2).slice(1);
+    io.stdout.write(`${chunk}${entries.length === 0 ? '' : '\n  '}],${tail}\n`);
     return 0;
   }
+
   const style = createStyle(io.stdout, deps.env);
   const rows = entries.map((entry) => {
     const found = countBySeverity(entry.diagnostics);

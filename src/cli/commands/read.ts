@@ -1,4 +1,4 @@
-import { readSkillResource, SkillhostError } from '../../index.js';
+import { readSkillResource, SkillhostError } from '../../node/index.js';
 import { integerOption, parseArgs, UsageError } from '../args.js';
 import type { CommandContext } from '../command.js';
 import { openRegistry, SOURCE_OPTIONS } from '../registry-options.js';

@@ -1,4 +1,4 @@
-import { SkillRouter } from '../../index.js';
+import { SkillRouter } from '../../node/index.js';
 import { parseArgs, UsageError } from '../args.js';
 import type { CommandContext } from '../command.js';
 import { printable } from '../format.js';

@@ -5,7 +5,7 @@ import {
   type SkillCheck,
   type SkillFileSystem,
   walkSkillTree,
-} from '../../index.js';
+} from '../../node/index.js';
 
 export type ResolvedTarget =
   | { readonly kind: 'skill'; readonly directory: string; readonly skillFileName: string }

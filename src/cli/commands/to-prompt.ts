@@ -1,4 +1,4 @@
-import { type AvailableSkillEntry, renderAvailableSkillsXml } from '../../index.js';
+import { type AvailableSkillEntry, renderAvailableSkillsXml } from '../../node/index.js';
 import { parseArgs, UsageError } from '../args.js';
 import type { CommandContext } from '../command.js';
 import { printable } from '../format.js';

@@ -1,4 +1,4 @@
-import { validateSkillPaths } from '../../index.js';
+import { validateSkillPaths } from '../../node/index.js';
 import { integerOption, parseArgs, UsageError } from '../args.js';
 import type { CommandContext } from '../command.js';
 import { formatGithubReport, formatJsonReport, formatTextReport } from '../format.js';

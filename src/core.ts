@@ -1,0 +1,175 @@
+/**
+ * The curated core API, shared by both public entries: `skillhost` (src/index.ts) and
+ * `skillhost/node` (src/node/index.ts). Every line exported here is public API: adding an
+ * export is a deliberate act. Nothing reachable from this file imports `node:*` or `yaml`.
+ */
+
+export { CODES, type Code, type CodeCategory, type CodeInfo, describeCode } from './codes.js';
+export type {
+  CacheStore,
+  ContentHasher,
+  DirectoryEntry,
+  DirectoryWatcher,
+  EntryKind,
+  FileStatus,
+  ListProblem,
+  ListResult,
+  ReadProblem,
+  ReadResult,
+  ReadWithinOptions,
+  SkillFileSystem,
+  WatchHandle,
+  WatchOptions,
+} from './deps.js';
+export {
+  compareDiagnostics,
+  countBySeverity,
+  createDiagnostic,
+  type Diagnostic,
+  hasErrors,
+  type Severity,
+} from './diagnostics.js';
+export {
+  type Activation,
+  type ActivationTrigger,
+  listSkillFiles,
+  type SessionOptions,
+  type SkillFile,
+  SkillSession,
+} from './disclosure/activation.js';
+export {
+  type AvailableSkillEntry,
+  escapeXmlText,
+  renderAvailableSkillsXml,
+} from './disclosure/available-skills.js';
+export {
+  type CatalogDecision,
+  type CatalogFormat,
+  type CatalogLevel,
+  type CatalogOptions,
+  type CatalogResult,
+  type CatalogSkill,
+  renderCatalog,
+} from './disclosure/catalog.js';
+export {
+  checkResourcePath,
+  DEFAULT_MAX_RESOURCE_BYTES,
+  mediaTypeOf,
+  type PathCheck,
+  type ResourceContent,
+  type ResourceOptions,
+  readSkillResource,
+  type SkillResource,
+} from './disclosure/resources.js';
+export {
+  type RoutableSkill,
+  type RouteCandidate,
+  type RouteOptions,
+  type RouteResult,
+  SkillRouter,
+  tokenize,
+} from './disclosure/router.js';
+export { type SanitizedText, sanitizeCatalogText, shorten } from './disclosure/sanitize.js';
+export { loadTokenCounter, type TokenCounter } from './disclosure/tokens.js';
+export { SkillhostError, type SkillhostErrorOptions } from './errors.js';
+export {
+  type CheckSkillOptions,
+  checkSkillDirectory,
+  type SkillCheck,
+  type SkillToCheck,
+} from './registry/check-skill.js';
+export {
+  DEFAULT_DISCOVERY,
+  type DirectoryRecord,
+  type DiscoveryOptions,
+  type FileIdentity,
+  readSkillRecord,
+  type SkillRecord,
+  type SourceScan,
+  scanSource,
+} from './registry/discover.js';
+export { nameSkeleton } from './registry/names.js';
+export {
+  loadSkillDirectory,
+  type ReadSkillOptions,
+  type ReadSkillResult,
+  readSkillDirectory,
+} from './registry/read-skill.js';
+export {
+  type RegistryChanges,
+  type RegistryEntry,
+  type RegistryOptions,
+  type RegistryStats,
+  SkillRegistry,
+  type SkillStatus,
+} from './registry/registry.js';
+export {
+  DEFAULT_PRECEDENCE,
+  type DefaultSourceOptions,
+  defaultSources,
+  isProjectTrusted,
+  PROJECT_SKILL_FOLDERS,
+  type SkillSource,
+  type SourceKind,
+  type Trust,
+  USER_SKILL_FOLDERS,
+} from './registry/sources.js';
+export {
+  type ValidatePathsOptions,
+  type ValidationReport,
+  type ValidationSummary,
+  validateSkillPaths,
+} from './registry/validate-paths.js';
+export {
+  DEFAULT_WALK_OPTIONS,
+  type FoundSkill,
+  findSkillFileEntry,
+  type WalkOptions,
+  type WalkVisitor,
+  walkSkillTree,
+} from './registry/walk.js';
+export {
+  type BodyCheckOptions,
+  type BodyLink,
+  checkBody,
+  countLines,
+  estimateTokens,
+  findBodyLinks,
+} from './spec/body.js';
+export {
+  type FrontmatterParts,
+  type FrontmatterProblem,
+  splitFrontmatter,
+} from './spec/frontmatter.js';
+export {
+  CLIENT_SPECIFIC_FIELDS,
+  DEFAULT_READ_LIMITS,
+  MAX_COMPATIBILITY_LENGTH,
+  MAX_DESCRIPTION_LENGTH,
+  MAX_NAME_LENGTH,
+  RECOMMENDED_MAX_BODY_LINES,
+  RECOMMENDED_MAX_BODY_TOKENS,
+  type ReadLimits,
+  SPEC_FIELDS,
+} from './spec/limits.js';
+export {
+  type LoadedSkill,
+  type LoadLevel,
+  type LoadOptions,
+  loadSkill,
+  type SkillMetadata,
+  toSkillMetadata,
+} from './spec/load.js';
+export {
+  type ParsedSkill,
+  type ParseOptions,
+  parseSkill,
+  type SkillLocation,
+} from './spec/parse.js';
+export { type SkillProperties, skillProperties } from './spec/properties.js';
+export { type DecodedText, decodeSkillText, LineIndex, type Position } from './spec/text.js';
+export { codePointLength, countInvisible, pythonStrip, removeInvisible } from './spec/unicode.js';
+export { type ValidateOptions, validateSkill } from './spec/validate.js';
+export type { ValidationMode } from './spec/validate-fields.js';
+export { registerYamlEngine, registerYamlLoader, type YamlEngine } from './spec/yaml-engine.js';
+export type { FieldLocation, FrontmatterMap, FrontmatterValue } from './spec/yaml-types.js';
