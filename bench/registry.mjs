@@ -77,7 +77,7 @@ for (const size of sizes) {
   const memory = (name) => Math.max(...samples[name].map((sample) => sample.rssMiB));
   const floor = seconds('floor');
   console.log(
-    `| ${size} | ${floor.toFixed(3)} | ${seconds('cold').toFixed(3)} | ${(seconds('cold') / floor).toFixed(2)}x | ${seconds('warm').toFixed(3)} | ${(seconds('warm') / floor).toFixed(2)}x | ${memory('floor').toFixed(1)} | ${memory('cold').toFixed(1)} | ${memory('warm').toFixed(1)} | ${(memory('cold') / memory('floor')).toFixed(2)}x |`,
+    `| ${size} | ${floor.toFixed(3)} | ${seconds('cold').toFixed(3)} | ${(seconds('cold') / floor).toFixed(2)}x | ${seconds('warm').toFixed(3)} | ${(seconds('warm') / floor).toFixed(2)}x | ${memory('floor').toFixed(1)} | ${memory('cold').toFixed(1)} | ${(memory('cold') / memory('floor')).toFixed(2)}x | ${memory('warm').toFixed(1)} | ${(memory('warm') / memory('floor')).toFixed(2)}x |`,
   );
 }
 

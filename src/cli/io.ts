@@ -1,9 +1,18 @@
 import type { CacheStore, ContentHasher, SkillFileSystem } from '../node/index.js';
 
 export interface CliStream {
+  /** Writes text; `false` means the stream is full and `drain` will follow (Node streams). */
   write(text: string): unknown;
+  once?(event: 'drain', listener: () => void): unknown;
   readonly isTTY?: boolean;
   readonly columns?: number;
+}
+
+/** Writes and, when the stream says it is full, waits for it to drain: output never piles up in memory. */
+export async function writeWithBackpressure(stream: CliStream, text: string): Promise<void> {
+  if (stream.write(text) === false && stream.once !== undefined) {
+    await new Promise<void>((resolve) => stream.once?.('drain', resolve));
+  }
 }
 
 export interface CliIO {

@@ -1,5 +1,11 @@
 import type { Code } from '../codes.js';
-import type { EntryKind, FileStatus, ReadProblem, SkillFileSystem } from '../deps.js';
+import type {
+  DirectoryEntry,
+  EntryKind,
+  FileStatus,
+  ReadProblem,
+  SkillFileSystem,
+} from '../deps.js';
 import {
   compareDiagnostics,
   createDiagnostic,
@@ -24,14 +30,15 @@ export interface FileIdentity {
   readonly ctimeMs: number;
 }
 
-/** A directory as last listed: its identity tells whether the listing is still current. */
+/**
+ * A folder searched for skills (not itself a skill), as last listed: its identity tells whether
+ * the listing is still current. Skill directories have a SkillRecord instead.
+ */
 export interface DirectoryRecord {
   readonly path: string;
   readonly identity: FileIdentity;
   /** Child directories and links to directories, sorted by name. */
   readonly children: ReadonlyArray<{ readonly name: string; readonly kind: EntryKind }>;
-  /** The skill file in this directory, if any: then the directory is a skill and is not searched further. */
-  readonly skillFile?: { readonly name: string; readonly kind: EntryKind };
 }
 
 /** One skill directory found in a source, read at the metadata level. */
@@ -219,6 +226,8 @@ export function scanSource(
   source: SkillSource,
   options: DiscoveryOptions = {},
   previous?: SourceScan,
+  /** Ask for the status of every known skill file in one batch (worth it for a long-lived registry). */
+  batchStatus = true,
 ): SourceScan {
   const maxDepth = options.maxDepth ?? DEFAULT_DISCOVERY.maxDepth;
   const maxDirectories = options.maxDirectories ?? DEFAULT_DISCOVERY.maxDirectories;
@@ -248,7 +257,10 @@ export function scanSource(
     diagnostics.push(createDiagnostic(code, 'warning', message, path));
   };
 
-  const list = (path: string, identity: FileIdentity): DirectoryRecord | undefined => {
+  const list = (
+    path: string,
+    identity: FileIdentity,
+  ): DirectoryRecord | { readonly skillFile: DirectoryEntry } | undefined => {
     listCount += 1;
     const listing = fs.listDirectory(path);
     if (!listing.ok) {
@@ -256,14 +268,7 @@ export function scanSource(
       return undefined;
     }
     const skillEntry = findSkillFileEntry(listing.entries);
-    if (skillEntry !== undefined) {
-      return {
-        path,
-        identity,
-        children: [],
-        skillFile: { name: skillEntry.name, kind: skillEntry.kind },
-      };
-    }
+    if (skillEntry !== undefined) return { skillFile: skillEntry };
     const children: Array<{ name: string; kind: EntryKind }> = [];
     for (const entry of listing.entries) {
       if ((entry.kind === 'directory' || entry.kind === 'symlink') && !skipNames.has(entry.name)) {
@@ -281,39 +286,35 @@ export function scanSource(
       report('WALK_SKILL_LIMIT', `Stopped after finding ${maxSkills} skills`, path, true);
       return;
     }
-    const before = previous?.directories.get(path);
     // A known skill directory is current when its skill file is: one status call, no listing.
-    if (before?.skillFile !== undefined) {
-      const earlier = previous?.skills.get(path);
-      if (earlier !== undefined && earlier.realDirectory === realPath) {
-        const current =
-          prefetched !== undefined && prefetched.has(earlier)
-            ? prefetched.get(earlier)
-            : fs.status(joinPath(path, before.skillFile.name), true);
-        if (sameIdentity(earlier.identity, current)) {
-          directories.set(path, before);
-          skills.set(path, earlier);
-          return;
-        }
+    const earlier = previous?.skills.get(path);
+    if (earlier !== undefined && earlier.realDirectory === realPath) {
+      const current =
+        prefetched !== undefined && prefetched.has(earlier)
+          ? prefetched.get(earlier)
+          : fs.status(joinPath(path, earlier.skillFileName), true);
+      if (sameIdentity(earlier.identity, current)) {
+        skills.set(path, earlier);
+        return;
       }
     }
     // The status is taken before listing, so a change made during the listing is seen next time.
     const status = fs.status(path, true);
     if (status === undefined || status.kind !== 'directory') return;
     const identity = identityOf(status);
+    const before = previous?.directories.get(path);
     const record =
-      before !== undefined &&
-      before.skillFile === undefined &&
-      sameIdentity(before.identity, identity)
+      before !== undefined && sameIdentity(before.identity, identity)
         ? before
         : list(path, identity);
     if (record === undefined) return;
-    directories.set(path, record);
-    if (record.skillFile !== undefined) {
+    if ('skillFile' in record) {
       readCount += 1;
       skills.set(path, readSkillRecord(fs, path, realPath, record.skillFile, limits));
       return;
     }
+    directories.set(path, record);
+
     // Only folders searched for skills count against the limit; skill directories are leaves.
     searched += 1;
     if (searched > maxDirectories) {
@@ -373,7 +374,12 @@ export function scanSource(
   // With a previous scan, most of the work is one status per known skill file: ask for them
   // all at once, so that the file system can spread the batch over threads.
   let prefetched: Map<SkillRecord, FileStatus | undefined> | undefined;
-  if (previous !== undefined && fs.statusMany !== undefined && previous.skills.size > 0) {
+  if (
+    batchStatus &&
+    previous !== undefined &&
+    fs.statusMany !== undefined &&
+    previous.skills.size > 0
+  ) {
     const records = [...previous.skills.values()];
     const statuses = fs.statusMany(
       records.map((record) => joinPath(record.directory, record.skillFileName)),
@@ -393,7 +399,7 @@ export function scanSource(
   return { source, directories, skills, diagnostics, readCount, listCount };
 }
 
-const noDiagnostics: readonly Diagnostic[] = Object.freeze([]);
+export const noDiagnostics: readonly Diagnostic[] = Object.freeze([]);
 const noMetadata: Readonly<Record<string, string>> = Object.freeze(Object.create(null));
 
 /**
@@ -402,9 +408,11 @@ const noMetadata: Readonly<Record<string, string>> = Object.freeze(Object.create
  * thousand. The table is bounded, so hostile input cannot grow it without limit.
  */
 const interned = new Map<string, string>();
+const internedMaps = new Map<string, Readonly<Record<string, string>>>();
+
 const MAX_INTERNED = 20_000;
 
-function intern(value: string): string {
+export function intern(value: string): string {
   if (value.length > 64) return value;
   const known = interned.get(value);
   if (known !== undefined) return known;
@@ -412,14 +420,22 @@ function intern(value: string): string {
   return value;
 }
 
-function compactMetadata(metadata: SkillMetadata | undefined): SkillMetadata | undefined {
+export function compactMetadata(metadata: SkillMetadata | undefined): SkillMetadata | undefined {
   if (metadata === undefined) return undefined;
   const keys = Object.keys(metadata.metadata);
   let entries = noMetadata;
   if (keys.length > 0) {
-    const compact: Record<string, string> = Object.create(null);
-    for (const key of keys) compact[intern(key)] = intern(metadata.metadata[key] as string);
-    entries = Object.freeze(compact);
+    // Skills of one collection often carry the same metadata: equal maps are kept once.
+    const signature = JSON.stringify(keys.map((key) => [key, metadata.metadata[key]]));
+    const known = signature.length <= 512 ? internedMaps.get(signature) : undefined;
+    if (known !== undefined) entries = known;
+    else {
+      const compact: Record<string, string> = Object.create(null);
+      for (const key of keys) compact[intern(key)] = intern(metadata.metadata[key] as string);
+      entries = Object.freeze(compact);
+      if (signature.length <= 512 && internedMaps.size < MAX_INTERNED)
+        internedMaps.set(signature, entries);
+    }
   }
   return {
     name: metadata.name,

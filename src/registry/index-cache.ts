@@ -10,6 +10,7 @@ import type {
   SkillRecord,
   SourceScan,
 } from './discover.js';
+import { compactMetadata, intern, noDiagnostics } from './discover.js';
 import { fnv1a } from './hash.js';
 import type { SkillSource } from './sources.js';
 
@@ -18,7 +19,7 @@ import type { SkillSource } from './sources.js';
  * identity is unchanged. Everything in it is checked against the file system before use, and
  * anything malformed makes the whole entry be ignored: deleting the cache is always safe.
  */
-const FORMAT = 'skillhost-index/1';
+const FORMAT = 'skillhost-index/3';
 
 /** The cache entry name for a source: changes whenever anything that shapes the scan changes. */
 export function indexKey(source: SkillSource, options: DiscoveryOptions, version: string): string {
@@ -71,29 +72,37 @@ function diagnosticJson(diagnostic: Diagnostic): Json {
   ];
 }
 
+/**
+ * One line of JSON per record, after a header line: decoding then parses one small line at a
+ * time instead of building one large tree, which keeps a warm start's memory flat.
+ */
 export function encodeScan(scan: SourceScan, key: string): string {
-  const directories: Json[] = [];
+  const lines = [JSON.stringify({ format: FORMAT, key, root: scan.source.root })];
   for (const record of scan.directories.values()) {
-    directories.push([
-      record.path,
-      identityJson(record.identity),
-      record.children.map((child) => [child.name, child.kind]),
-      record.skillFile === undefined ? null : [record.skillFile.name, record.skillFile.kind],
-    ]);
+    lines.push(
+      JSON.stringify([
+        'd',
+        record.path,
+        identityJson(record.identity),
+        record.children.map((child) => [child.name, child.kind]),
+      ]),
+    );
   }
-  const skills: Json[] = [];
   for (const record of scan.skills.values()) {
-    skills.push([
-      record.directory,
-      record.realDirectory,
-      record.skillFileName,
-      identityJson(record.identity),
-      record.links,
-      metadataJson(record.metadata),
-      record.diagnostics.map(diagnosticJson),
-    ]);
+    lines.push(
+      JSON.stringify([
+        's',
+        record.directory,
+        record.realDirectory === record.directory ? null : record.realDirectory,
+        record.skillFileName,
+        identityJson(record.identity),
+        record.links,
+        metadataJson(record.metadata),
+        record.diagnostics.map(diagnosticJson),
+      ]),
+    );
   }
-  return JSON.stringify({ format: FORMAT, key, root: scan.source.root, directories, skills });
+  return lines.join('\n');
 }
 
 class Malformed extends Error {}
@@ -188,43 +197,48 @@ export function decodeScan(
   key: string,
 ): SourceScan | undefined {
   try {
-    const document = JSON.parse(cached) as Record<string, unknown>;
-    if (document.format !== FORMAT || document.key !== key || document.root !== source.root)
+    let start = cached.indexOf('\n');
+    const header = JSON.parse(start === -1 ? cached : cached.slice(0, start)) as Record<
+      string,
+      unknown
+    >;
+    if (header.format !== FORMAT || header.key !== key || header.root !== source.root)
       return undefined;
     const directories = new Map<string, DirectoryRecord>();
-    for (const item of list(document.directories)) {
-      const [path, identity, children, skillFile] = list(item);
-      const parsedIdentity = identityFrom(identity);
-      if (parsedIdentity === undefined) fail();
-      const childList = list(children).map((child) => {
-        const [name, childKind] = list(child);
-        return { name: text(name), kind: kind(childKind) };
-      });
-      const record: DirectoryRecord =
-        skillFile === null
-          ? { path: text(path), identity: parsedIdentity, children: childList }
-          : {
-              path: text(path),
-              identity: parsedIdentity,
-              children: childList,
-              skillFile: { name: text(list(skillFile)[0]), kind: kind(list(skillFile)[1]) },
-            };
-      directories.set(record.path, record);
-    }
     const skills = new Map<string, SkillRecord>();
-    for (const item of list(document.skills)) {
-      const [directory, realDirectory, skillFileName, identity, links, metadata, diagnostics] =
-        list(item);
-      const record: SkillRecord = {
-        directory: text(directory),
-        realDirectory: text(realDirectory),
-        skillFileName: text(skillFileName),
-        identity: identityFrom(identity),
-        links: finite(links),
-        metadata: metadataFrom(metadata),
-        diagnostics: list(diagnostics).map(diagnosticFrom),
-      };
-      skills.set(record.directory, record);
+    while (start !== -1) {
+      const end = cached.indexOf('\n', start + 1);
+      const item = list(JSON.parse(cached.slice(start + 1, end === -1 ? undefined : end)));
+      start = end;
+      if (item[0] === 'd') {
+        const [, path, identity, children] = item;
+        const parsedIdentity = identityFrom(identity);
+        if (parsedIdentity === undefined) fail();
+        const childList = list(children).map((child) => {
+          const [name, childKind] = list(child);
+          return { name: text(name), kind: kind(childKind) };
+        });
+        directories.set(text(path), {
+          path: text(path),
+          identity: parsedIdentity,
+          children: childList,
+        });
+      } else if (item[0] === 's') {
+        const [, directory, realDirectory, skillFileName, identity, links, metadata, diagnostics] =
+          item;
+        const path = text(directory);
+        const found = list(diagnostics);
+        const record: SkillRecord = {
+          directory: path,
+          realDirectory: realDirectory === null ? path : text(realDirectory),
+          skillFileName: intern(text(skillFileName)),
+          identity: identityFrom(identity),
+          links: finite(links),
+          metadata: compactMetadata(metadataFrom(metadata)),
+          diagnostics: found.length === 0 ? noDiagnostics : found.map(diagnosticFrom),
+        };
+        skills.set(path, record);
+      } else fail();
     }
     return { source, directories, skills, diagnostics: [], readCount: 0, listCount: 0 };
   } catch {

@@ -373,7 +373,17 @@ export class SkillRegistry {
         before = text === undefined ? undefined : decodeScan(text, source, key);
         if (before !== undefined) cachedSources += 1;
       }
-      const scan = scanSource(fs, source, discovery, before);
+      // A batch over a helper thread pays off for a registry that lives on and refreshes; a
+      // one-shot start from the index cache is better off without the thread's memory.
+      const fromMemory = previous.has(source.id);
+      const scan = scanSource(
+        fs,
+        source,
+        discovery,
+        before,
+        fromMemory || this.#options.keepScans !== false,
+      );
+
       read += scan.readCount;
       reused += scan.skills.size - scan.readCount;
       const changed =
@@ -558,7 +568,8 @@ export class SkillRegistry {
         if (entry.status === 'active') active.set(entry.name, entry);
       }
     }
-    this.#groups = built;
+    // Groups exist to make later builds incremental; a one-shot registry does not keep them.
+    this.#groups = this.#options.keepScans === false ? new Map() : built;
     this.#foreignNames = [...active.keys()].some((name) => !isAsciiName(name));
     this.#flagConfusable(active, entries, byAddress);
     this.#entries = entries;

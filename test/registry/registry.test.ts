@@ -269,7 +269,7 @@ describe('SkillRegistry', () => {
     const sources = [source('explicit', 'explicit', root)];
     SkillRegistry.open({ fs, sources, cache });
     for (const key of cache.data.keys())
-      cache.data.set(key, '{"format":"skillhost-index/1","key":"x"');
+      cache.data.set(key, '{"format":"skillhost-index/3","key":"x"');
     expect(SkillRegistry.open({ fs, sources, cache }).stats).toMatchObject({
       read: 1,
       cachedSources: 0,
@@ -277,7 +277,7 @@ describe('SkillRegistry', () => {
     for (const key of cache.data.keys()) {
       const forged = JSON.parse(
         JSON.stringify({
-          format: 'skillhost-index/1',
+          format: 'skillhost-index/3',
           key,
           root,
           directories: [['/etc', [1, 2, 3, 4, 5], [], null]],

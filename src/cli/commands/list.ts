@@ -2,6 +2,7 @@ import { countBySeverity, type RegistryEntry, type SkillStatus } from '../../nod
 import { parseArgs, UsageError } from '../args.js';
 import type { CommandContext } from '../command.js';
 import { displayPath, printable } from '../format.js';
+import { writeWithBackpressure } from '../io.js';
 import { openRegistry, SOURCE_OPTIONS } from '../registry-options.js';
 import { createStyle } from '../style.js';
 
@@ -32,7 +33,7 @@ export function entryJson(entry: RegistryEntry) {
   };
 }
 
-export function run({ argv, io, deps }: CommandContext): number {
+export async function run({ argv, io, deps }: CommandContext): Promise<number> {
   const args = parseArgs(argv, SOURCE_OPTIONS);
   if (args.positionals.length > 0) throw new UsageError('list takes no arguments');
   const { registry, projectDir, projectTrusted } = openRegistry(args, deps);
@@ -43,13 +44,13 @@ export function run({ argv, io, deps }: CommandContext): number {
     // Written piece by piece: ten thousand skills never become one string in memory.
     const indent = (text: string) => text.replace(/\n/g, '\n    ');
     let chunk = '{\n  "skills": [';
-    entries.forEach((entry, index) => {
+    for (const [index, entry] of entries.entries()) {
       chunk += `${index === 0 ? '' : ','}\n    ${indent(JSON.stringify(entryJson(entry), null, 2))}`;
       if (chunk.length > 65_536) {
-        io.stdout.write(chunk);
+        await writeWithBackpressure(io.stdout, chunk);
         chunk = '';
       }
-    });
+    }
     const rest = {
       sources: registry.sources.map((source) => ({ ...source })),
       project: { path: projectDir, trusted: projectTrusted },
@@ -57,12 +58,15 @@ export function run({ argv, io, deps }: CommandContext): number {
       summary: { skills: entries.length, ...counts },
     };
     const tail = JSON.stringify(rest, null, 2).slice(1);
-    io.stdout.write(`${chunk}${entries.length === 0 ? '' : '\n  '}],${tail}\n`);
+    await writeWithBackpressure(
+      io.stdout,
+      `${chunk}${entries.length === 0 ? '' : '\n  '}],${tail}\n`,
+    );
     return 0;
   }
 
   const style = createStyle(io.stdout, deps.env);
-  const rows = entries.map((entry) => {
+  const row = (entry: RegistryEntry): string[] => {
     const found = countBySeverity(entry.diagnostics);
     const notes = [
       entry.shadowedBy === undefined
@@ -79,11 +83,15 @@ export function run({ argv, io, deps }: CommandContext): number {
       printable(displayPath(entry.directory, deps.cwd)),
       notes.join('; '),
     ];
-  });
+  };
   const header = ['NAME', 'SOURCE', 'TRUST', 'STATUS', 'PATH', 'NOTES'];
-  const widths = header.map((title, column) =>
-    Math.max(title.length, ...rows.map((row) => (row[column] as string).length)),
-  );
+  // Column widths first, then rows written as they are made: the table is never whole in memory.
+  const widths = header.map((title) => title.length);
+  for (const entry of entries) {
+    row(entry).forEach((cell, column) => {
+      widths[column] = Math.max(widths[column] as number, cell.length);
+    });
+  }
   const line = (cells: string[]) =>
     cells
       .map((cell, column) =>
@@ -91,14 +99,16 @@ export function run({ argv, io, deps }: CommandContext): number {
       )
       .join('  ')
       .trimEnd();
-  const lines = [style.bold(line(header))];
-  for (const row of rows) {
-    const text = line(row);
-    const status = row[3];
-    lines.push(
-      status === 'skipped' ? style.red(text) : status === 'active' ? text : style.dim(text),
-    );
+  let chunk = `${style.bold(line(header))}\n`;
+  for (const entry of entries) {
+    const text = line(row(entry));
+    chunk += `${entry.status === 'skipped' ? style.red(text) : entry.status === 'active' ? text : style.dim(text)}\n`;
+    if (chunk.length > 65_536) {
+      await writeWithBackpressure(io.stdout, chunk);
+      chunk = '';
+    }
   }
+  const lines = [chunk.slice(0, -1)];
   if (entries.length === 0) lines.push('(no skills found)');
   lines.push(
     '',
