@@ -218,12 +218,17 @@ describe('reading resources (L3)', () => {
 });
 
 describe('reading device files', () => {
-  it.skipIf(process.getuid?.() !== 0)('refuses a device node inside the skill without reading it', () => {
-    const root = tempDir();
-    const directory = demo(root);
-    execFileSync('mknod', [join(directory, 'references', 'zero.md'), 'c', '1', '5']);
-    const entry = open(root).resolve('demo');
-    if (entry === undefined) throw new Error('no demo');
-    expect(errorCode(() => readSkillResource(fs, entry, 'references/zero.md'))).toBe('RESOURCE_NOT_REGULAR');
-  });
+  it.skipIf(process.getuid?.() !== 0)(
+    'refuses a device node inside the skill without reading it',
+    () => {
+      const root = tempDir();
+      const directory = demo(root);
+      execFileSync('mknod', [join(directory, 'references', 'zero.md'), 'c', '1', '5']);
+      const entry = open(root).resolve('demo');
+      if (entry === undefined) throw new Error('no demo');
+      expect(errorCode(() => readSkillResource(fs, entry, 'references/zero.md'))).toBe(
+        'RESOURCE_NOT_REGULAR',
+      );
+    },
+  );
 });
