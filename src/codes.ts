@@ -363,7 +363,87 @@ export const CODES = {
     'Copy what it points to into the skill; files outside it are not shipped with the skill.',
   ),
 
+  // allowed-tools
+  ALLOWED_TOOLS_UNKNOWN: code(
+    'field',
+    'An allowed-tools entry names a tool or device skillhost does not know.',
+    'Use a known tool name (Read, Write, Edit, Glob, Grep, Bash, WebFetch, WebSearch) or device (/dev/fs, /dev/shell, /dev/net).',
+  ),
+  ALLOWED_TOOLS_MALFORMED: code(
+    'field',
+    'An allowed-tools entry is not Tool, Tool(pattern) or a /dev/ device.',
+    'Write entries like Read, Bash(git status:*) or /dev/fs, separated by spaces.',
+  ),
+  ALLOWED_TOOLS_TOO_BROAD: code(
+    'portability',
+    'An allowed-tools entry would allow every shell command; it will not pre-approve anything.',
+    'Name the commands the skill needs, e.g. Bash(git status:*) Bash(python scripts/run.py:*).',
+  ),
+  ALLOWED_TOOLS_UNAVAILABLE: code(
+    'field',
+    'An allowed-tools entry names a tool the host does not have; it is dropped, never added.',
+    'Remove the entry, or give the agent that tool yourself if the skill needs it.',
+  ),
+
+  // Permissions, scripts and the audit trail
+  PERMISSION_DENIED: code(
+    'runtime',
+    'The policy denied the call.',
+    'See the reason; skillhost policy explain NAME shows what a skill may do.',
+  ),
+  PERMISSION_REQUIRED: code(
+    'runtime',
+    'The call needs confirmation, and none could be asked for (not interactive).',
+    'Run it interactively, pass --yes for this one run, or approve it always for this content.',
+  ),
+  SCRIPT_NOT_FOUND: code(
+    'runtime',
+    'The skill has no such script.',
+    "List the skill's scripts/ folder with skillhost activate NAME.",
+  ),
+  SCRIPT_OUTSIDE_SCRIPTS: code(
+    'runtime',
+    "Only files under the skill's scripts/ folder can run.",
+    'Name a file under scripts/, such as scripts/run.py.',
+  ),
+  SCRIPT_NOT_TEXT: code(
+    'runtime',
+    'The script is not text (a binary or not UTF-8); only interpreted scripts run.',
+    'Ship the script as source for sh, bash, python3 or node.',
+  ),
+  SCRIPT_INTERPRETER_UNKNOWN: code(
+    'runtime',
+    'No allowed interpreter runs this script (by extension or #! line).',
+    'Use .sh, .bash, .py, .js/.mjs/.cjs, or a #! line for sh, bash, python3 or node.',
+  ),
+  SCRIPT_ARGUMENT_INVALID: code(
+    'runtime',
+    'A script argument holds a NUL character.',
+    'Pass arguments without NUL characters.',
+  ),
+  SCRIPT_TOO_LARGE: code(
+    'runtime',
+    'The skill is too large to stage for a sandboxed run (files or bytes).',
+    'Keep skills small; move large data out of the skill directory.',
+  ),
+  SANDBOX_UNAVAILABLE: code(
+    'runtime',
+    'No OS sandbox is available to run the script (bubblewrap missing or not permitted).',
+    'Install bubblewrap (apt-get install bubblewrap), or allow unsandboxed runs explicitly.',
+  ),
+  AUDIT_UNAVAILABLE: code(
+    'runtime',
+    'The audit log cannot be written, so the capability was refused.',
+    'Check that the audit log path is a writable regular file (not a link).',
+  ),
+  AUDIT_INVALID: code(
+    'runtime',
+    'The audit log has altered, missing, reordered or unreadable records.',
+    'Keep the log append-only; skillhost audit verify names each problem.',
+  ),
+
   // CLI and runtime
+
   CONFIG_INVALID: code(
     'usage',
     'The user configuration file cannot be read.',
@@ -379,6 +459,11 @@ export const CODES = {
     'runtime',
     'No skill with this name is in the registry.',
     'List the skills with skillhost list; address a shadowed copy as name@source.',
+  ),
+  SKILL_NOT_ACTIVE: code(
+    'runtime',
+    'The skill is not active in this session; its scripts run only after activation.',
+    'Activate the skill first (activate_skill, or skillhost activate).',
   ),
   SKILL_UNAVAILABLE: code(
     'runtime',

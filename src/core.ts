@@ -4,9 +4,33 @@
  * export is a deliberate act. Nothing reachable from this file imports `node:*` or `yaml`.
  */
 
+export {
+  type AuditLogProblem,
+  type ParsedAuditLog,
+  parseAuditLog,
+  type SessionVerdict,
+  verifyAuditLog,
+} from './audit/reader.js';
+export {
+  type AuditCall,
+  type AuditEventInput,
+  type AuditEventName,
+  type AuditRecord,
+  type AuditSink,
+  AuditTrail,
+  type AuditTrailOptions,
+  type AuditTrigger,
+  GENESIS_HASH,
+  MemoryAuditSink,
+  recordHash,
+  redactSecrets,
+  serializeRecord,
+} from './audit/trail.js';
 export { CODES, type Code, type CodeCategory, type CodeInfo, describeCode } from './codes.js';
+
 export type {
   CacheStore,
+  CapturedOutput,
   ContentHasher,
   DirectoryEntry,
   DirectoryWatcher,
@@ -17,6 +41,11 @@ export type {
   ReadProblem,
   ReadResult,
   ReadWithinOptions,
+  ScriptInterpreter,
+  ScriptLimits,
+  ScriptRunner,
+  ScriptRunRequest,
+  ScriptRunResult,
   SkillFileSystem,
   WatchHandle,
   WatchOptions,
@@ -73,6 +102,33 @@ export { type SanitizedText, sanitizeCatalogText, shorten } from './disclosure/s
 export { loadTokenCounter, type TokenCounter } from './disclosure/tokens.js';
 export { SkillhostError, type SkillhostErrorOptions } from './errors.js';
 export {
+  type GrantProblem,
+  type GrantProblemKind,
+  type ParsedAllowedTools,
+  parseAllowedTools,
+  type ToolGrant,
+} from './policy/allowed-tools.js';
+export { argvMatches, type ParsedCommand, parseCommand } from './policy/command.js';
+export {
+  type ActiveSkillGrants,
+  approvalKey,
+  type Decision,
+  type DecisionRule,
+  evaluate,
+  type PolicyConfig,
+  type PolicyContext,
+  type PolicyDecision,
+  type ToolRequest,
+} from './policy/engine.js';
+export { explainGrants, type GrantExplanation, type GrantStatus } from './policy/explain.js';
+export {
+  CANONICAL_TOOLS,
+  type CanonicalTool,
+  canonicalTool,
+  DEVICES,
+  TOOL_NAMES,
+} from './policy/tools.js';
+export {
   type CheckSkillOptions,
   checkSkillDirectory,
   type SkillCheck,
@@ -128,6 +184,16 @@ export {
   type WalkVisitor,
   walkSkillTree,
 } from './registry/walk.js';
+export {
+  type ApprovalAnswer,
+  type ApprovalQuestion,
+  type ApprovalStore,
+  DEFAULT_SCRIPT_LIMITS,
+  type RuntimeOptions,
+  type ScriptRun,
+  SkillRuntime,
+} from './runtime/runtime.js';
+export { scriptInterpreter } from './runtime/scripts.js';
 export {
   type BodyCheckOptions,
   type BodyLink,

@@ -114,3 +114,68 @@ export type DirectoryWatcher = (
   onChange: (path: string) => void,
   options: WatchOptions,
 ) => WatchHandle;
+
+/** Interpreters a skill script may use. */
+export type ScriptInterpreter = 'sh' | 'bash' | 'python3' | 'node';
+
+export interface ScriptLimits {
+  /** Wall-clock limit; on expiry every process of the run is killed. */
+  readonly timeoutMs: number;
+  readonly maxProcesses: number;
+  readonly maxMemoryBytes: number;
+  /** Largest file the script may write. */
+  readonly maxFileBytes: number;
+  readonly maxOpenFiles: number;
+  /** Output kept per stream: this many bytes from the start and as many from the end. */
+  readonly maxCapturedBytes: number;
+  /** Output beyond which the run is stopped. */
+  readonly maxOutputBytes: number;
+}
+
+export interface ScriptRunRequest {
+  /** The skill directory, staged read-only for the run. */
+  readonly skillDirectory: string;
+  /** The script's path relative to the skill directory. */
+  readonly scriptPath: string;
+  /** The exact bytes that were checked and hashed: these are what runs. */
+  readonly scriptBytes: Uint8Array;
+  readonly interpreter: ScriptInterpreter;
+  readonly args: readonly string[];
+  readonly limits: ScriptLimits;
+  /** A folder the script may see (read-only unless writable), as its working directory. */
+  readonly workspace?: { readonly path: string; readonly writable: boolean };
+  /** Extra environment variables (the environment is otherwise built from scratch). */
+  readonly env?: Readonly<Record<string, string>>;
+  /** Run without an OS sandbox when none is available (recorded as such). */
+  readonly allowUnsandboxed?: boolean;
+}
+
+export interface CapturedOutput {
+  /** The start of the output. */
+  readonly head: string;
+  /** The end of the output (empty when all of it is in `head`). */
+  readonly tail: string;
+  readonly totalBytes: number;
+  /** Bytes between head and tail that were counted, not kept. */
+  readonly omittedBytes: number;
+}
+
+export interface ScriptRunResult {
+  readonly exitCode: number | null;
+  readonly signal: string | null;
+  readonly timedOut: boolean;
+  /** True when the run was stopped for writing more than `maxOutputBytes`. */
+  readonly outputLimited: boolean;
+  readonly durationMs: number;
+  readonly stdout: CapturedOutput;
+  readonly stderr: CapturedOutput;
+  /** How the script was isolated: `bubblewrap`, or `none` when explicitly allowed. */
+  readonly sandbox: 'bubblewrap' | 'none';
+}
+
+/** Runs skill scripts in isolation (the node entry's runner uses bubblewrap). */
+export interface ScriptRunner {
+  run(request: ScriptRunRequest): Promise<ScriptRunResult>;
+  /** Whether an OS sandbox is available, and if not why. */
+  sandbox(): { readonly available: boolean; readonly reason: string };
+}

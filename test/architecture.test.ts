@@ -39,7 +39,7 @@ const allowed: Record<string, readonly string[]> = {
   spec: [],
   policy: [],
   audit: [],
-  registry: ['spec'],
+  registry: ['spec', 'policy'],
   disclosure: ['spec', 'registry'],
   agents: ['spec'],
   runtime: ['spec', 'registry', 'disclosure', 'policy', 'audit', 'agents'],

@@ -21,7 +21,8 @@ describe('the built package', () => {
     expect(run('--version').stdout).toBe(`skillhost ${version}\n`);
     const validate = run('validate', 'examples/skills');
     expect(validate.status).toBe(0);
-    expect(validate.stdout).toMatch(/^Checked \d+ skills: all valid\n$/);
+    expect(validate.stdout).toMatch(/Checked \d+ skills: all valid( \(\d+ warnings?\))?\n$/);
+
     const prompt = run('to-prompt', 'examples/skills');
     expect(prompt.status).toBe(0);
     expect(prompt.stdout).toContain('<name>\ncode-analysis\n</name>');

@@ -1,9 +1,10 @@
 #!/usr/bin/env node
 // The executable: real streams and the real world, then the CLI function. Kept to the modules
 // --help and --version need; each command loads the library when it runs.
-import { createNodeCliDeps, prepareCliProcess } from '../node/cli-deps.js';
+import { createNodeCliDeps, createTerminalInput, prepareCliProcess } from '../node/cli-deps.js';
 import { cli } from './index.js';
 
 prepareCliProcess();
-const io = { stdout: process.stdout, stderr: process.stderr };
+const io = { stdout: process.stdout, stderr: process.stderr, stdin: createTerminalInput() };
+
 process.exitCode = await cli(process.argv.slice(2), io, createNodeCliDeps());

@@ -1,5 +1,5 @@
 import type { CommandEntry } from './command.js';
-import { SOURCE_OPTIONS_HELP } from './source-help.js';
+import { RUNTIME_OPTIONS_HELP, SOURCE_OPTIONS_HELP } from './source-help.js';
 
 /** Every command, with its help text; modules load only when their command runs. */
 export const COMMANDS: readonly CommandEntry[] = [
@@ -135,12 +135,13 @@ Exit codes:
 Print what a model receives when it activates the skill NAME (or NAME@SOURCE
 for a shadowed copy): the body of SKILL.md, read fresh from disk, wrapped with
 the skill's directory and a listing of its files (not their contents). Names
-are only looked up in the registry, never used as paths.
+are only looked up in the registry, never used as paths. The activation is
+recorded in the audit log (the command fails if it cannot be written).
 
 Options:
   --triggered-by model|user|router   Who activates it (default: user)
 
-${SOURCE_OPTIONS_HELP}
+${RUNTIME_OPTIONS_HELP}
   -h, --help                          Show this help
 
 Exit codes:
@@ -187,7 +188,7 @@ Options:
   --max-bytes N   Largest file read (default 1048576)
   --no-binary     Refuse binary files (RESOURCE_BINARY_REFUSED)
 
-${SOURCE_OPTIONS_HELP}
+${RUNTIME_OPTIONS_HELP}
   -h, --help      Show this help
 
 Exit codes:
@@ -195,6 +196,96 @@ Exit codes:
   1  refused or not found (a RESOURCE_* or SKILL_* code says why)
   2  usage error`,
     load: async () => import('./commands/read.js'),
+  },
+  {
+    name: 'run',
+    summary: "Run one of an active skill's scripts in the sandbox",
+    help: `Usage: skillhost run [options] NAME SCRIPT [-- ARGS...]
+
+Activate the skill NAME and run SCRIPT (a path under its scripts/ folder) with
+ARGS, in an OS sandbox (bubblewrap): no network, the system folders read-only,
+no home folders, the skill staged read-only at /skill (the exact bytes that were
+checked and hashed), writes only to a fresh /work, an environment built from
+scratch, a PID namespace, limits on processes, memory, file size and open
+files, a wall-clock timeout that kills every process, capped output.
+
+The interpreter comes from the file's #! line or extension: sh, bash, python3
+or node; arguments are passed as argv, never through a shell. The policy
+decides first: a trusted skill's allowed-tools may pre-approve the run
+(e.g. Bash(python scripts/run.py:*)); otherwise it is confirmed at the
+terminal (yes / no / always for this exact content), or refused when not
+interactive unless --yes. Every step goes to the audit log.
+
+Options:
+  --yes                   Approve this one run (recorded in the audit log)
+  --timeout SECONDS       Wall-clock limit (default 60)
+  --workspace DIR         Let the script see DIR as its working directory
+  --workspace-writable    ... and write to it
+  --allow-unsandboxed     Run without a sandbox if none is available (logged)
+
+${RUNTIME_OPTIONS_HELP}
+  -h, --help              Show this help
+
+Output: the script's stdout and stderr (control characters escaped; when long,
+the start and the end, with the count of bytes in between), then one line:
+exit code or signal, duration, truncation, sandbox, approval.
+
+Exit codes:
+  the script's exit code; 124 when it timed out; 128+n when killed by signal n
+  1  no such skill, or it cannot be used
+  2  usage error
+  3  refused: by the policy, by the user, by the script checks, for want of a
+     sandbox, or because the audit log cannot be written`,
+    load: async () => import('./commands/run.js'),
+  },
+  {
+    name: 'policy',
+    summary: "Explain what a skill's allowed-tools requests, and what is granted",
+    help: `Usage: skillhost policy explain [options] NAME
+
+Entry by entry, what the skill's allowed-tools requests, what the host grants
+(pre-approval of matching calls while the skill is active), what it denies,
+and why. A skill never adds a tool: tools the host lacks are dropped; entries
+too broad to pre-approve (Bash, Bash(*), /dev/shell, *) pre-approve nothing; an
+untrusted skill's entries never skip confirmation.
+
+${RUNTIME_OPTIONS_HELP}
+  -h, --help              Show this help
+
+Exit codes:
+  0  explained
+  1  no such skill
+  2  usage error`,
+    load: async () => import('./commands/policy.js'),
+  },
+  {
+    name: 'audit',
+    summary: 'Show, tail or verify the audit log',
+    help: `Usage: skillhost audit show|tail|verify [options]
+
+The audit log ($SKILLHOST_HOME/audit.jsonl, or --audit-log) holds one record
+per discovery, activation, resource read, script run, permission decision and
+approval: skill, source, content hash, trigger, files read, calls made, errors,
+time, with a session id, a sequence number and the hash of the previous record.
+
+  show     every record (of --session ID), one line each: why a skill was
+           activated, what it read, what it ran
+  tail     the last records (-n N, default 20)
+  verify   check every session's hash chain: altered, removed, reordered or
+           forged records, and a log cut short, are reported
+
+Options:
+  --audit-log PATH   The log to read
+  --session ID       Only this session
+  -n, --lines N      How many records tail shows
+  --json             Print JSON
+  -h, --help         Show this help
+
+Exit codes:
+  0  shown, or the log is intact
+  1  verify found problems
+  2  usage error`,
+    load: async () => import('./commands/audit.js'),
   },
   {
     name: 'trust',

@@ -1,4 +1,10 @@
-import type { CacheStore, ContentHasher, SkillFileSystem } from '../node/index.js';
+import type {
+  AuditSink,
+  CacheStore,
+  ContentHasher,
+  ScriptRunner,
+  SkillFileSystem,
+} from '../node/index.js';
 
 export interface CliStream {
   /** Writes text; `false` means the stream is full and `drain` will follow (Node streams). */
@@ -15,14 +21,31 @@ export async function writeWithBackpressure(stream: CliStream, text: string): Pr
   }
 }
 
+export interface CliInput {
+  readonly isTTY?: boolean;
+  /** Reads one line typed by the user (undefined at end of input). */
+  readLine(): Promise<string | undefined>;
+}
+
 export interface CliIO {
   readonly stdout: CliStream;
   readonly stderr: CliStream;
+  /** The terminal's input, for confirmations; absent or not a TTY means non-interactive. */
+  readonly stdin?: CliInput;
 }
 
-/** The user configuration the CLI keeps (trusted project folders). */
+/** An approval given with "always", bound to source, skill, content hash and script. */
+export interface StoredApproval {
+  readonly key: string;
+  readonly skill: string;
+  readonly script: string;
+  readonly contentHash: string;
+}
+
+/** The user configuration the CLI keeps: trusted project folders and lasting approvals. */
 export interface CliUserConfig {
   readonly trustedProjects: readonly string[];
+  readonly approvals?: readonly StoredApproval[];
 }
 
 /** What the CLI needs from the outside world; the bin passes the real ones. */
@@ -40,4 +63,12 @@ export interface CliDeps {
   readonly cacheStore: (directory: string) => CacheStore;
   readonly readConfig: (path: string) => CliUserConfig;
   readonly writeConfig: (path: string, config: CliUserConfig) => void;
+  /** The script runner (bubblewrap). */
+  readonly runner: ScriptRunner;
+  /** Opens the JSON Lines audit log for appending. */
+  readonly auditSink: (path: string) => AuditSink & { close(): void };
+  /** Reads a text file (the audit log); empty when it does not exist. */
+  readonly readText: (path: string) => string;
+  readonly now: () => Date;
+  readonly newSessionId: () => string;
 }

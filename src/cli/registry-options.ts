@@ -1,4 +1,6 @@
 import {
+  type CacheStore,
+  type DiscoveryOptions,
   defaultSources,
   isProjectTrusted,
   SkillRegistry,
@@ -20,9 +22,10 @@ export const SOURCE_OPTIONS: OptionSpecs = {
   trust: { type: 'boolean' },
   'follow-symlinks': { type: 'boolean' },
   json: { type: 'boolean' },
+  'audit-log': { type: 'string' },
 };
 
-function skillhostHome(deps: CliDeps): string {
+export function skillhostHome(deps: CliDeps): string {
   const configured = deps.env.SKILLHOST_HOME;
   return configured !== undefined && configured !== ''
     ? configured
@@ -40,8 +43,16 @@ export interface OpenedRegistry {
   readonly sources: readonly SkillSource[];
 }
 
-/** Builds the sources from the command line and the user config, and opens the registry. */
-export function openRegistry(args: ParsedArgs, deps: CliDeps): OpenedRegistry {
+export interface SourceSettings {
+  readonly projectDir: string;
+  readonly projectTrusted: boolean;
+  readonly sources: readonly SkillSource[];
+  readonly cache: CacheStore | undefined;
+  readonly discovery: DiscoveryOptions;
+}
+
+/** Builds the sources (and cache settings) from the command line and the user config. */
+export function sourceSettings(args: ParsedArgs, deps: CliDeps): SourceSettings {
   const { options } = args;
   const projectDir = deps.resolvePath(deps.cwd, String(options.project ?? '.'));
   const projectReal = deps.fs.realPath(projectDir) ?? projectDir;
@@ -68,19 +79,49 @@ export function openRegistry(args: ParsedArgs, deps: CliDeps): OpenedRegistry {
     external,
     noDefaults,
   });
-  const useCache = options.cache !== false;
   const cacheDir =
     options['cache-dir'] === undefined
       ? deps.resolvePath(skillhostHome(deps), 'cache')
       : deps.resolvePath(deps.cwd, String(options['cache-dir']));
-  const registry = SkillRegistry.open({
-    fs: deps.fs,
+  return {
+    projectDir,
+    projectTrusted,
     sources,
+    cache: options.cache === false ? undefined : deps.cacheStore(cacheDir),
+    discovery: { followSymlinks: options['follow-symlinks'] === true },
+  };
+}
+
+/** The registry options of the command line's sources (shared by the registry and the runtime). */
+export function registryOptions(settings: SourceSettings, deps: CliDeps) {
+  return {
+    fs: deps.fs,
+    sources: settings.sources,
     hash: deps.hash,
     version: VERSION,
     keepScans: false,
-    discovery: { followSymlinks: options['follow-symlinks'] === true },
-    ...(useCache ? { cache: deps.cacheStore(cacheDir) } : {}),
-  });
-  return { registry, projectDir, projectTrusted, sources };
+    discovery: settings.discovery,
+    ...(settings.cache === undefined ? {} : { cache: settings.cache }),
+  };
+}
+
+/** Opens the registry of the command line's sources. */
+export function openRegistry(args: ParsedArgs, deps: CliDeps): OpenedRegistry {
+  const settings = sourceSettings(args, deps);
+  const registry = SkillRegistry.open(registryOptions(settings, deps));
+
+  return {
+    registry,
+    projectDir: settings.projectDir,
+    projectTrusted: settings.projectTrusted,
+    sources: settings.sources,
+  };
+}
+
+/** Where the audit log is: --audit-log, else $SKILLHOST_HOME/audit.jsonl. */
+export function auditLogPath(args: ParsedArgs, deps: CliDeps): string {
+  const given = args.options['audit-log'];
+  return given === undefined
+    ? deps.resolvePath(skillhostHome(deps), 'audit.jsonl')
+    : deps.resolvePath(deps.cwd, String(given));
 }

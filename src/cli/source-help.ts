@@ -13,3 +13,17 @@ export const SOURCE_OPTIONS_HELP = `Skill sources (every registry command):
                           SKILLHOST_HOME defaulting to ~/.skillhost)
   --no-cache              Neither read nor write the index cache
   --json                  Print JSON`;
+
+/** Help text for the options of commands that use capabilities. */
+export const RUNTIME_OPTIONS_HELP = `${SOURCE_OPTIONS_HELP}
+  --audit-log PATH        The audit log (default: $SKILLHOST_HOME/audit.jsonl)
+
+Policy (the CLI acting as the host):
+  --tools LIST            The host's tools, comma-separated (default: all of read,
+                          write, edit, glob, grep, bash, web_fetch, web_search,
+                          notebook_edit, task, todo, run_skill_script,
+                          read_skill_resource)
+  --deny ENTRY            Always deny this (allowed-tools syntax; repeatable)
+  --narrow                While a skill with allowed-tools is active, only its
+                          tools may be used
+  --shadow                Record decisions without enforcing them`;

@@ -1,11 +1,15 @@
+import { randomUUID } from 'node:crypto';
 import { homedir } from 'node:os';
 import { resolve } from 'node:path';
 import { setFlagsFromString } from 'node:v8';
-import type { CacheStore, ContentHasher, SkillFileSystem } from '../deps.js';
+import type { AuditSink } from '../core.js';
+import type { CacheStore, ContentHasher, ScriptRunner, SkillFileSystem } from '../deps.js';
+import { createJsonlAuditSink, readAuditLogFile } from './audit-sink.js';
 import { createDirectoryCacheStore } from './cache-store.js';
 import { readUserConfig, type UserConfig, writeUserConfig } from './config.js';
 import { createNodeFileSystem } from './fs.js';
 import { sha256 } from './hash.js';
+import { createSandboxRunner } from './sandbox.js';
 
 export interface NodeCliDeps {
   readonly fs: SkillFileSystem;
@@ -17,6 +21,11 @@ export interface NodeCliDeps {
   readonly cacheStore: (directory: string) => CacheStore;
   readonly readConfig: (path: string) => UserConfig;
   readonly writeConfig: (path: string, config: UserConfig) => void;
+  readonly runner: ScriptRunner;
+  readonly auditSink: (path: string) => AuditSink & { close(): void };
+  readonly readText: (path: string) => string;
+  readonly now: () => Date;
+  readonly newSessionId: () => string;
 }
 
 /**
@@ -42,5 +51,38 @@ export function createNodeCliDeps(): NodeCliDeps {
     cacheStore: createDirectoryCacheStore,
     readConfig: readUserConfig,
     writeConfig: writeUserConfig,
+    runner: createSandboxRunner({ homeDir: homedir() }),
+    auditSink: (path) => createJsonlAuditSink(path),
+    readText: readAuditLogFile,
+    now: () => new Date(),
+    newSessionId: () => randomUUID(),
+  };
+}
+
+/**
+ * The terminal's input for confirmations: a TTY flag and one line at a time. The line reader is
+ * made per question and closed after it, so a waiting prompt never keeps the process alive.
+ */
+export function createTerminalInput(): {
+  readonly isTTY: boolean;
+  readLine(): Promise<string | undefined>;
+} {
+  return {
+    isTTY: process.stdin.isTTY === true,
+    readLine: async () => {
+      const { createInterface } = await import('node:readline');
+      return new Promise((resolve) => {
+        const reader = createInterface({ input: process.stdin, terminal: false });
+        let answered = false;
+        reader.once('line', (line) => {
+          answered = true;
+          reader.close();
+          resolve(line);
+        });
+        reader.once('close', () => {
+          if (!answered) resolve(undefined);
+        });
+      });
+    },
   };
 }

@@ -2,9 +2,18 @@ import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { SkillhostError } from '../errors.js';
 
-/** What skillhost keeps for a user: today, the project folders the user trusts. */
+/** An approval given with "always": bound to source, skill, content hash and script. */
+export interface StoredApproval {
+  readonly key: string;
+  readonly skill: string;
+  readonly script: string;
+  readonly contentHash: string;
+}
+
+/** What skillhost keeps for a user: the project folders the user trusts, and lasting approvals. */
 export interface UserConfig {
   readonly trustedProjects: readonly string[];
+  readonly approvals?: readonly StoredApproval[];
 }
 
 /** The user's skillhost folder: $SKILLHOST_HOME, else ~/.skillhost. */
@@ -33,7 +42,7 @@ export function readUserConfig(path: string): UserConfig {
     });
   }
   try {
-    const value = JSON.parse(text) as { trustedProjects?: unknown };
+    const value = JSON.parse(text) as { trustedProjects?: unknown; approvals?: unknown };
     const trusted = value.trustedProjects ?? [];
     if (
       !Array.isArray(trusted) ||
@@ -41,7 +50,17 @@ export function readUserConfig(path: string): UserConfig {
     ) {
       throw new Error('trustedProjects must be a list of absolute paths');
     }
-    return { trustedProjects: trusted as string[] };
+    const approvals = value.approvals ?? [];
+    const isApproval = (item: unknown): item is StoredApproval =>
+      typeof item === 'object' &&
+      item !== null &&
+      ['key', 'skill', 'script', 'contentHash'].every(
+        (field) => typeof (item as Record<string, unknown>)[field] === 'string',
+      );
+    if (!Array.isArray(approvals) || !approvals.every(isApproval)) {
+      throw new Error('approvals must be a list of {key, skill, script, contentHash}');
+    }
+    return { trustedProjects: trusted as string[], approvals };
   } catch (error) {
     throw new SkillhostError(
       'CONFIG_INVALID',

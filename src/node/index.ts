@@ -26,6 +26,7 @@ registerYamlLoader(() => requireFromHere('yaml') as YamlEngine);
 
 export * from '../core.js';
 
+export { createJsonlAuditSink, type JsonlSinkOptions, readAuditLogFile } from './audit-sink.js';
 export { createDirectoryCacheStore } from './cache-store.js';
 export {
   configPath,
@@ -36,6 +37,7 @@ export {
 } from './config.js';
 export { createNodeFileSystem, isInside } from './fs.js';
 export { sha256 } from './hash.js';
+export { createSandboxRunner, probeBubblewrap, type SandboxOptions } from './sandbox.js';
 export { createChokidarWatcher } from './watch.js';
 
 let sharedFileSystem: SkillFileSystem | undefined;

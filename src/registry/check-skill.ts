@@ -14,6 +14,7 @@ import { decodeSkillText } from '../spec/text.js';
 import { detachString } from '../spec/unicode.js';
 import { validateSkill } from '../spec/validate.js';
 import type { ValidationMode } from '../spec/validate-fields.js';
+import { checkAllowedTools } from './grant-checks.js';
 
 /** The verdict on one skill directory. */
 export interface SkillCheck {
@@ -113,6 +114,8 @@ export function checkSkillDirectory(
   };
   for (const diagnostic of validateSkill(parsed, { mode, fileExists }))
     diagnostics.push(diagnostic);
+  for (const diagnostic of checkAllowedTools(parsed)) diagnostics.push(diagnostic);
+
   if (diagnostics.length > 1) diagnostics.sort(compareDiagnostics);
   const excerpts = diagnostics.length === 0 ? noExcerpts : new Map<number, string>();
   for (const diagnostic of diagnostics) {

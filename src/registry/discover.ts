@@ -18,6 +18,7 @@ import { type SkillMetadata, toSkillMetadata } from '../spec/load.js';
 import { parseSkill } from '../spec/parse.js';
 import { decodeSkillText } from '../spec/text.js';
 import { checkFrontmatterFields } from '../spec/validate-fields.js';
+import { checkAllowedTools } from './grant-checks.js';
 import type { SkillSource } from './sources.js';
 import { findSkillFileEntry } from './walk.js';
 
@@ -212,6 +213,7 @@ export function readSkillRecord(
   }
   for (const diagnostic of checkFrontmatterFields(parsed, { mode: 'lenient' }))
     diagnostics.push(diagnostic);
+  for (const diagnostic of checkAllowedTools(parsed)) diagnostics.push(diagnostic);
   const metadata = hasErrors(diagnostics) ? undefined : compactMetadata(toSkillMetadata(parsed));
   return record(identity, read.status.links, metadata);
 }
@@ -290,7 +292,7 @@ export function scanSource(
     const earlier = previous?.skills.get(path);
     if (earlier !== undefined && earlier.realDirectory === realPath) {
       const current =
-        prefetched !== undefined && prefetched.has(earlier)
+        prefetched?.has(earlier) === true
           ? prefetched.get(earlier)
           : fs.status(joinPath(path, earlier.skillFileName), true);
       if (sameIdentity(earlier.identity, current)) {

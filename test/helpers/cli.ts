@@ -1,9 +1,12 @@
+import { randomUUID } from 'node:crypto';
 import { join, resolve } from 'node:path';
 import { cli } from '../../src/cli/index.js';
+import { createJsonlAuditSink, readAuditLogFile } from '../../src/node/audit-sink.js';
 import { createDirectoryCacheStore } from '../../src/node/cache-store.js';
 import { readUserConfig, writeUserConfig } from '../../src/node/config.js';
 import { createNodeFileSystem } from '../../src/node/fs.js';
 import { sha256 } from '../../src/node/hash.js';
+import { createSandboxRunner } from '../../src/node/sandbox.js';
 import { tempDir } from './temp.js';
 
 export interface CliRun {
@@ -18,6 +21,8 @@ export interface CliRunOptions {
   readonly env?: Record<string, string>;
   readonly home?: string;
   readonly tty?: boolean;
+  /** Lines typed at an interactive prompt (stdin is a TTY when given). */
+  readonly input?: readonly string[];
 }
 
 /** Runs the CLI function in-process with captured output, the real file system and an isolated home. */
@@ -29,11 +34,20 @@ export async function runCli(
   let stderr = '';
   const home = options.home ?? tempDir('skillhost-home-');
   const env = { SKILLHOST_HOME: join(home, '.skillhost'), ...options.env };
+  const typed = [...(options.input ?? [])];
   const code = await cli(
     argv,
     {
       stdout: { write: (text: string) => (stdout += text), isTTY: options.tty ?? false },
       stderr: { write: (text: string) => (stderr += text), isTTY: false },
+      ...(options.input === undefined
+        ? {}
+        : {
+            stdin: {
+              isTTY: true,
+              readLine: async () => typed.shift(),
+            },
+          }),
     },
     {
       fs: createNodeFileSystem(),
@@ -45,6 +59,11 @@ export async function runCli(
       cacheStore: createDirectoryCacheStore,
       readConfig: readUserConfig,
       writeConfig: writeUserConfig,
+      runner: createSandboxRunner({ homeDir: home }),
+      auditSink: (path) => createJsonlAuditSink(path),
+      readText: readAuditLogFile,
+      now: () => new Date(),
+      newSessionId: () => randomUUID(),
     },
   );
   return { code, stdout, stderr };

@@ -34,12 +34,12 @@ export function run({ argv, io, deps }: CommandContext): number {
   const folder = deps.fs.realPath(requested) ?? requested;
   const others = config.trustedProjects.filter((item) => item !== folder);
   if (options.revoke === true) {
-    deps.writeConfig(path, { trustedProjects: others });
+    deps.writeConfig(path, { ...config, trustedProjects: others });
     io.stdout.write(`No longer trusted: ${printable(folder)}\n`);
     return 0;
   }
   if (others.length === config.trustedProjects.length) {
-    deps.writeConfig(path, { trustedProjects: [...others, folder].sort() });
+    deps.writeConfig(path, { ...config, trustedProjects: [...others, folder].sort() });
   }
   io.stdout.write(
     `Trusted: ${printable(folder)}\nIts project skills (.agents/skills, .skillhost/skills, .claude/skills) now load.\n`,

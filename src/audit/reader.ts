@@ -1,0 +1,127 @@
+import { type AuditRecord, GENESIS_HASH, recordHash } from './trail.js';
+
+export interface AuditLogProblem {
+  /** 1-based line number in the log. */
+  readonly line: number;
+  readonly kind: 'torn' | 'malformed';
+  readonly message: string;
+}
+
+export interface ParsedAuditLog {
+  readonly records: readonly AuditRecord[];
+  /** Line numbers of the records, in the same order. */
+  readonly lines: readonly number[];
+  readonly problems: readonly AuditLogProblem[];
+}
+
+function isRecord(value: unknown): value is AuditRecord {
+  if (typeof value !== 'object' || value === null) return false;
+  const record = value as Record<string, unknown>;
+  return (
+    record.v === 1 &&
+    typeof record.session_id === 'string' &&
+    typeof record.seq === 'number' &&
+    typeof record.event === 'string' &&
+    typeof record.timestamp === 'string' &&
+    typeof record.prev_hash === 'string' &&
+    typeof record.hash === 'string'
+  );
+}
+
+/**
+ * Reads a JSON Lines audit log. A last line without its line break (a write cut short by a
+ * crash) is reported as torn and skipped; every earlier record still counts.
+ */
+export function parseAuditLog(text: string): ParsedAuditLog {
+  const records: AuditRecord[] = [];
+  const lines: number[] = [];
+  const problems: AuditLogProblem[] = [];
+  const parts = text.split('\n');
+  const complete = text.endsWith('\n') || text === '';
+  parts.forEach((line, index) => {
+    const last = index === parts.length - 1;
+    if (line === '' && (last || line.trim() === '')) return;
+    if (last && !complete) {
+      problems.push({
+        line: index + 1,
+        kind: 'torn',
+        message: 'The last record was cut short (no line break at the end of the log)',
+      });
+      return;
+    }
+    try {
+      const value = JSON.parse(line) as unknown;
+      if (!isRecord(value)) throw new Error('not an audit record');
+      records.push(value);
+      lines.push(index + 1);
+    } catch (error) {
+      problems.push({
+        line: index + 1,
+        kind: 'malformed',
+        message: `Not a valid audit record: ${error instanceof Error ? error.message : String(error)}`,
+      });
+    }
+  });
+  return { records, lines, problems };
+}
+
+export interface SessionVerdict {
+  readonly session: string;
+  readonly records: number;
+  readonly first: string | undefined;
+  readonly last: string | undefined;
+  /** True when every record chains to the one before, nothing is missing, and the session ended. */
+  readonly intact: boolean;
+  readonly ended: boolean;
+  readonly problems: readonly string[];
+}
+
+/**
+ * Checks each session's chain: sequence numbers without gaps, each `prev_hash` equal to the
+ * previous record's hash, each hash recomputed, and a closing `session-end`. Altered, removed,
+ * reordered or forged records, and a log cut short, all show.
+ */
+export function verifyAuditLog(
+  log: ParsedAuditLog,
+  hash: (bytes: Uint8Array) => string,
+): SessionVerdict[] {
+  const sessions = new Map<string, Array<{ record: AuditRecord; line: number }>>();
+  log.records.forEach((record, index) => {
+    const list = sessions.get(record.session_id) ?? [];
+    list.push({ record, line: log.lines[index] as number });
+    sessions.set(record.session_id, list);
+  });
+  const verdicts: SessionVerdict[] = [];
+  for (const [session, entries] of sessions) {
+    const problems: string[] = [];
+    let previous = GENESIS_HASH;
+    let expected = 1;
+    for (const { record, line } of entries) {
+      if (record.seq !== expected) {
+        problems.push(
+          `line ${line}: sequence ${record.seq} where ${expected} was expected (records missing or reordered)`,
+        );
+        expected = record.seq;
+      }
+      if (record.prev_hash !== previous)
+        problems.push(`line ${line}: does not chain to the record before it`);
+      if (recordHash(record, hash) !== record.hash)
+        problems.push(`line ${line}: its content does not match its hash (altered)`);
+      previous = record.hash;
+      expected += 1;
+    }
+    const ended = entries.at(-1)?.record.event === 'session-end';
+    if (!ended)
+      problems.push('the session has no session-end record (still running, crashed, or cut short)');
+    verdicts.push({
+      session,
+      records: entries.length,
+      first: entries[0]?.record.timestamp,
+      last: entries.at(-1)?.record.timestamp,
+      intact: problems.length === 0,
+      ended,
+      problems,
+    });
+  }
+  return verdicts;
+}

@@ -1,0 +1,236 @@
+import { SkillhostError } from '../errors.js';
+
+/** Event names are noun-verb. */
+export type AuditEventName =
+  | 'session-start'
+  | 'session-end'
+  | 'skill-discover'
+  | 'skill-activate'
+  | 'resource-read'
+  | 'script-run'
+  | 'permission-decide'
+  | 'permission-approve';
+
+export type AuditTrigger = 'model' | 'user' | 'router';
+
+/** One tool or script call, as recorded. */
+export interface AuditCall {
+  readonly tool?: string;
+  readonly script?: string;
+  readonly args?: readonly string[];
+  readonly decision?: string;
+  readonly exit_code?: number | null;
+  readonly signal?: string | null;
+  readonly duration_ms?: number;
+  readonly sandbox?: string;
+  readonly [key: string]: unknown;
+}
+
+/** What a caller says about an event; the trail adds the session, order, time and chain. */
+export interface AuditEventInput {
+  readonly event: AuditEventName;
+  readonly skill_name?: string | null;
+  readonly source?: string | null;
+  /** The skill's version: SHA-256 of its SKILL.md (or of the script, for a script run). */
+  readonly content_hash?: string | null;
+  readonly triggered_by?: AuditTrigger | null;
+  readonly loaded_files?: readonly string[];
+  readonly tool_or_script_calls?: readonly AuditCall[];
+  readonly error?: { readonly code: string; readonly message: string } | null;
+  readonly details?: Readonly<Record<string, unknown>>;
+}
+
+/** A record as written: the seed's fields plus session id, sequence number and hash chain. */
+export interface AuditRecord {
+  readonly v: 1;
+  readonly session_id: string;
+  readonly seq: number;
+  readonly timestamp: string;
+  readonly event: AuditEventName;
+  readonly skill_name: string | null;
+  readonly source: string | null;
+  readonly content_hash: string | null;
+  readonly triggered_by: AuditTrigger | null;
+  readonly loaded_files: readonly unknown[];
+  readonly tool_or_script_calls: readonly unknown[];
+  readonly error: { readonly code: string; readonly message: unknown } | null;
+  readonly details: Readonly<Record<string, unknown>>;
+  /** The hash of the previous record of the session (64 zeros for the first). */
+  readonly prev_hash: string;
+  /** SHA-256 of `prev_hash` followed by this record without `hash`. */
+  readonly hash: string;
+}
+
+/** Where records go: one call per record, throwing when the record could not be written. */
+export interface AuditSink {
+  write(line: string): void;
+}
+
+export const GENESIS_HASH = '0'.repeat(64);
+const MAX_STRING = 4096;
+const MAX_ITEMS = 200;
+
+const secretPatterns: ReadonlyArray<readonly [RegExp, string]> = [
+  [
+    /-----BEGIN [A-Z ]*PRIVATE KEY-----[\s\S]*?(?:-----END [A-Z ]*PRIVATE KEY-----|$)/g,
+    'private-key',
+  ],
+  [/\bAKIA[0-9A-Z]{16}\b/g, 'aws-access-key'],
+  [/\b(?:ghp|gho|ghu|ghs|ghr)_[A-Za-z0-9]{20,}\b|\bgithub_pat_[A-Za-z0-9_]{20,}/g, 'github-token'],
+  [/\bsk-ant-[A-Za-z0-9_-]{16,}/g, 'anthropic-key'],
+  [/\bsk-(?:proj-)?[A-Za-z0-9_-]{20,}/g, 'openai-key'],
+  [/\bxox[abprs]-[A-Za-z0-9-]{10,}/g, 'slack-token'],
+  [/\beyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}/g, 'jwt'],
+  [/\b(Bearer\s+)[A-Za-z0-9._~+/-]{16,}=*/gi, 'bearer-token'],
+  [
+    /\b((?:password|passwd|secret|token|api[_-]?key|access[_-]?key)["']?\s*[=:]\s*["']?)[^\s"',;]{6,}/gi,
+    'credential',
+  ],
+];
+
+/** Replaces secrets it recognises (keys, tokens, private keys, credentials) with a marker. */
+export function redactSecrets(text: string): string {
+  let result = text;
+  for (const [pattern, kind] of secretPatterns) {
+    result = result.replace(pattern, (match: string, prefix?: unknown) =>
+      typeof prefix === 'string' && prefix.length > 0 && match.startsWith(prefix)
+        ? `${prefix}[REDACTED:${kind}]`
+        : `[REDACTED:${kind}]`,
+    );
+  }
+  return result;
+}
+
+type Hasher = (bytes: Uint8Array) => string;
+const encoder = new TextEncoder();
+
+/** Redacts, then caps long strings (keeping the hash of the full value) and long lists, recursively. */
+function sanitize(value: unknown, hash: Hasher, depth = 0): unknown {
+  if (typeof value === 'string') {
+    const clean = redactSecrets(value);
+    if (clean.length <= MAX_STRING) return clean;
+    return {
+      truncated: true,
+      head: clean.slice(0, MAX_STRING),
+      length: clean.length,
+      sha256: hash(encoder.encode(clean)),
+    };
+  }
+  if (value === null || typeof value === 'number' || typeof value === 'boolean') return value;
+  if (depth > 8) return '[nested too deep]';
+  if (Array.isArray(value)) {
+    const items = value.slice(0, MAX_ITEMS).map((item) => sanitize(item, hash, depth + 1));
+    if (value.length > MAX_ITEMS) items.push({ truncated_items: value.length - MAX_ITEMS });
+    return items;
+  }
+  if (typeof value === 'object') {
+    const result: Record<string, unknown> = {};
+    for (const [key, item] of Object.entries(value as Record<string, unknown>)) {
+      if (item !== undefined) result[key.slice(0, 100)] = sanitize(item, hash, depth + 1);
+    }
+    return result;
+  }
+  return String(value);
+}
+
+/** JSON for one line: JSON escapes line breaks and controls; U+2028/2029 are escaped too. */
+export function serializeRecord(record: object): string {
+  return JSON.stringify(record)
+    .replace(/\u2028/g, '\\u2028')
+    .replace(/\u2029/g, '\\u2029');
+}
+
+/** The hash a record must carry: SHA-256 over the previous hash and the record without `hash`. */
+export function recordHash(record: Omit<AuditRecord, 'hash'> | AuditRecord, hash: Hasher): string {
+  const { hash: _ignored, ...body } = record as AuditRecord;
+  return hash(encoder.encode(`${record.prev_hash}${serializeRecord(body)}`));
+}
+
+export interface AuditTrailOptions {
+  readonly sink: AuditSink;
+  /** SHA-256 as hex (the node entry's `sha256`). */
+  readonly hash: Hasher;
+  /** The current time (injected; the library never reads the clock itself). */
+  readonly now: () => Date;
+  readonly sessionId: string;
+}
+
+/**
+ * One session's audit trail: every record gets the session id, the next sequence number, the
+ * time and the hash of the previous record, is redacted and capped, and is written with one
+ * call to the sink. A failed write throws AUDIT_UNAVAILABLE, so that capabilities that need the
+ * trail fail closed.
+ */
+export class AuditTrail {
+  readonly #options: AuditTrailOptions;
+  #seq = 0;
+  #previous = GENESIS_HASH;
+  #closed = false;
+
+  constructor(options: AuditTrailOptions) {
+    this.#options = options;
+  }
+
+  get sessionId(): string {
+    return this.#options.sessionId;
+  }
+
+  /** Records one event; returns the record as written. */
+  record(input: AuditEventInput): AuditRecord {
+    if (this.#closed) throw new SkillhostError('AUDIT_UNAVAILABLE', 'The audit session is closed');
+    const { hash } = this.#options;
+    const seq = this.#seq + 1;
+    const body = {
+      v: 1 as const,
+      session_id: this.#options.sessionId,
+      seq,
+      timestamp: this.#options.now().toISOString(),
+      event: input.event,
+      skill_name: (sanitize(input.skill_name ?? null, hash) as string | null) ?? null,
+      source: (sanitize(input.source ?? null, hash) as string | null) ?? null,
+      content_hash: input.content_hash ?? null,
+      triggered_by: input.triggered_by ?? null,
+      loaded_files: sanitize(input.loaded_files ?? [], hash) as unknown[],
+      tool_or_script_calls: sanitize(input.tool_or_script_calls ?? [], hash) as unknown[],
+      error:
+        input.error === undefined || input.error === null
+          ? null
+          : { code: input.error.code, message: sanitize(input.error.message, hash) },
+      details: sanitize(input.details ?? {}, hash) as Record<string, unknown>,
+      prev_hash: this.#previous,
+    };
+    const record: AuditRecord = { ...body, hash: recordHash(body, hash) };
+    try {
+      this.#options.sink.write(`${serializeRecord(record)}\n`);
+    } catch (error) {
+      throw new SkillhostError(
+        'AUDIT_UNAVAILABLE',
+        `The audit log cannot be written: ${error instanceof Error ? error.message : String(error)}`,
+        { cause: error },
+      );
+    }
+    this.#seq = seq;
+    this.#previous = record.hash;
+    return record;
+  }
+
+  /** Records the end of the session, so that a log cut short afterwards is noticed. */
+  close(details: Readonly<Record<string, unknown>> = {}): void {
+    if (this.#closed) return;
+    this.record({ event: 'session-end', details });
+    this.#closed = true;
+  }
+}
+
+/** A sink that keeps lines in memory (tests, embedding). */
+export class MemoryAuditSink implements AuditSink {
+  readonly lines: string[] = [];
+
+  write(line: string): void {
+    this.lines.push(line);
+  }
+
+  get text(): string {
+    return this.lines.join('');
+  }
+}

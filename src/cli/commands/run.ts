@@ -1,0 +1,103 @@
+import { type CapturedOutput, SkillhostError } from '../../node/index.js';
+import { parseArgs, UsageError } from '../args.js';
+import type { CommandContext } from '../command.js';
+import { writeWithBackpressure } from '../io.js';
+import { printable } from '../printable.js';
+import { openRuntime, RUNTIME_OPTIONS } from '../runtime-options.js';
+
+/** Exit code of a run the policy or the sandbox refused. */
+const REFUSED = 3;
+const TIMED_OUT = 124;
+
+/** Output of an untrusted program is shown with control characters escaped (newlines and tabs kept). */
+function visible(text: string): string {
+  return text
+    .split('\n')
+    .map((line) => printable(line, true))
+    .join('\n');
+}
+
+function render(output: CapturedOutput): string {
+  if (output.omittedBytes <= 0) return visible(output.head + output.tail);
+  return `${visible(output.head)}\n[… ${output.omittedBytes} bytes not shown …]\n${visible(output.tail)}`;
+}
+
+export async function run({ argv, io, deps }: CommandContext): Promise<number> {
+  const args = parseArgs(argv, {
+    ...RUNTIME_OPTIONS,
+    yes: { type: 'boolean' },
+    timeout: { type: 'string' },
+    'allow-unsandboxed': { type: 'boolean' },
+    workspace: { type: 'string' },
+    'workspace-writable': { type: 'boolean' },
+  });
+  if (args.positionals.length !== 2)
+    throw new UsageError('run needs a NAME and a SCRIPT (then -- and its arguments)');
+  const [name, script] = args.positionals as [string, string];
+  let timeoutMs: number | undefined;
+  if (args.options.timeout !== undefined) {
+    const seconds = Number(args.options.timeout);
+    if (!Number.isFinite(seconds) || seconds <= 0 || seconds > 24 * 3600)
+      throw new UsageError('--timeout needs a number of seconds');
+    timeoutMs = Math.round(seconds * 1000);
+  }
+  const workspace =
+    args.options.workspace === undefined
+      ? undefined
+      : {
+          path: deps.resolvePath(deps.cwd, String(args.options.workspace)),
+          writable: args.options['workspace-writable'] === true,
+        };
+  let opened: ReturnType<typeof openRuntime> | undefined;
+  try {
+    opened = openRuntime(args, deps, io, {
+      ...(timeoutMs === undefined ? {} : { timeoutMs }),
+      allowUnsandboxed: args.options['allow-unsandboxed'] === true,
+      ...(workspace === undefined ? {} : { workspace }),
+    });
+    const { runtime } = opened;
+    runtime.activate(name, { triggeredBy: 'user' });
+    const outcome = await runtime.runScript(name, script, args.rest, {
+      approveOnce: args.options.yes === true,
+    });
+    const { result } = outcome;
+    if (args.options.json === true) {
+      await writeWithBackpressure(io.stdout, `${JSON.stringify(outcome, null, 2)}\n`);
+    } else {
+      if (result.stdout.totalBytes > 0)
+        await writeWithBackpressure(io.stdout, render(result.stdout));
+      if (result.stderr.totalBytes > 0) io.stderr.write(render(result.stderr));
+      const ending = result.timedOut
+        ? `timed out after ${(result.durationMs / 1000).toFixed(2)} s`
+        : result.signal !== null
+          ? `killed by ${result.signal}`
+          : `exit ${result.exitCode}`;
+      const truncated = result.stdout.omittedBytes + result.stderr.omittedBytes;
+      const notes = [
+        ending,
+        `${(result.durationMs / 1000).toFixed(2)} s`,
+        result.outputLimited
+          ? 'stopped: output limit'
+          : truncated > 0
+            ? `${truncated} output bytes not shown`
+            : 'output complete',
+        result.sandbox === 'bubblewrap' ? 'sandbox bubblewrap' : 'NO SANDBOX (allowed explicitly)',
+        `approved by ${outcome.approvedBy}`,
+      ];
+      io.stderr.write(
+        `${result.stdout.head.endsWith('\n') || result.stdout.totalBytes === 0 ? '' : '\n'}[skillhost run] ${notes.join(' · ')}\n`,
+      );
+    }
+    if (result.timedOut) return TIMED_OUT;
+    if (result.exitCode !== null) return result.exitCode;
+    return 128 + (result.signal === 'SIGKILL' ? 9 : result.signal === 'SIGTERM' ? 15 : 1);
+  } catch (error) {
+    if (SkillhostError.isInstance(error)) {
+      io.stderr.write(`skillhost: error ${error.code}: ${printable(error.message)}\n`);
+      return error.code === 'SKILL_NOT_FOUND' || error.code === 'SKILL_UNAVAILABLE' ? 1 : REFUSED;
+    }
+    throw error;
+  } finally {
+    opened?.close();
+  }
+}

@@ -1,0 +1,137 @@
+import {
+  type ApprovalAnswer,
+  type ApprovalQuestion,
+  type ApprovalStore,
+  CANONICAL_TOOLS,
+  type PolicyConfig,
+  SkillRuntime,
+} from '../node/index.js';
+import { type OptionSpecs, type ParsedArgs, UsageError } from './args.js';
+import type { CliDeps, CliIO } from './io.js';
+import { printable } from './printable.js';
+import {
+  auditLogPath,
+  configFile,
+  registryOptions,
+  SOURCE_OPTIONS,
+  sourceSettings,
+} from './registry-options.js';
+
+/** Options of the commands that use capabilities (and so the policy and the audit log). */
+export const RUNTIME_OPTIONS: OptionSpecs = {
+  ...SOURCE_OPTIONS,
+  tools: { type: 'string' },
+  deny: { type: 'string', multiple: true },
+  narrow: { type: 'boolean' },
+  shadow: { type: 'boolean' },
+};
+
+/** The host's tools for the CLI's policy: --tools, else every canonical tool. */
+export function hostTools(args: ParsedArgs): string[] {
+  const given = args.options.tools;
+  if (given === undefined) return [...CANONICAL_TOOLS];
+  const tools = String(given)
+    .split(/[\s,]+/)
+    .filter((tool) => tool !== '');
+  if (tools.length === 0) throw new UsageError('--tools needs at least one tool name');
+  return tools;
+}
+
+export function policyConfig(args: ParsedArgs): PolicyConfig {
+  return {
+    tools: hostTools(args),
+    deny: (args.options.deny as readonly string[] | undefined) ?? [],
+    narrow: args.options.narrow === true,
+    shadow: args.options.shadow === true,
+  };
+}
+
+function approvalStore(deps: CliDeps): ApprovalStore {
+  const path = configFile(deps);
+  return {
+    has: (key) => (deps.readConfig(path).approvals ?? []).some((approval) => approval.key === key),
+    add: (key, note) => {
+      const config = deps.readConfig(path);
+      const approvals = (config.approvals ?? []).filter((approval) => approval.key !== key);
+      approvals.push({
+        key,
+        skill: note.skill ?? '',
+        script: note.script ?? '',
+        contentHash: note.contentHash ?? '',
+      });
+      deps.writeConfig(path, { ...config, approvals });
+    },
+  };
+}
+
+/** Asks at the terminal: yes, no, or always for this exact content. */
+function terminalConfirm(
+  io: CliIO,
+): ((question: ApprovalQuestion) => Promise<ApprovalAnswer>) | undefined {
+  const input = io.stdin;
+  if (input === undefined || input.isTTY !== true) return undefined;
+  return async (question) => {
+    const args =
+      question.args.length === 0
+        ? ''
+        : ` ${question.args.map((argument) => JSON.stringify(argument)).join(' ')}`;
+    io.stderr.write(
+      `Run ${printable(question.script)}${printable(args)} (${question.interpreter}) of ${printable(question.skill)}, ${question.trusted ? 'trusted' : 'UNTRUSTED'}, sha256 ${question.contentHash.slice(0, 16)}…, in the sandbox?\n  ${printable(question.reason)}\n[y]es once / [n]o / [a]lways for this exact content: `,
+    );
+    const answer = (await input.readLine())?.trim().toLowerCase();
+    if (answer === 'y' || answer === 'yes') return 'yes';
+    if (answer === 'a' || answer === 'always') return 'always';
+    return 'no';
+  };
+}
+
+export interface OpenedRuntime {
+  readonly runtime: SkillRuntime;
+  close(): void;
+}
+
+/**
+ * Opens a runtime for one command: the command line's sources, the CLI's policy, the audit log
+ * (failing closed if it cannot be opened), the bubblewrap runner, lasting approvals from the user
+ * config, and terminal confirmations when interactive.
+ */
+export function openRuntime(
+  args: ParsedArgs,
+  deps: CliDeps,
+  io: CliIO,
+  scripts: {
+    readonly allowUnsandboxed?: boolean;
+    readonly timeoutMs?: number;
+    readonly workspace?: { path: string; writable: boolean };
+  } = {},
+): OpenedRuntime {
+  const settings = sourceSettings(args, deps);
+  const sink = deps.auditSink(auditLogPath(args, deps));
+  const confirm = terminalConfirm(io);
+  const runtime = SkillRuntime.open({
+    ...registryOptions(settings, deps),
+    policy: policyConfig(args),
+    audit: { sink, sessionId: deps.newSessionId() },
+    now: deps.now,
+    scripts: {
+      runner: deps.runner,
+      ...(scripts.timeoutMs === undefined ? {} : { limits: { timeoutMs: scripts.timeoutMs } }),
+      ...(scripts.allowUnsandboxed === true ? { allowUnsandboxed: true } : {}),
+      ...(scripts.workspace === undefined ? {} : { workspace: scripts.workspace }),
+    },
+    approvals: approvalStore(deps),
+    ...(confirm === undefined ? {} : { confirm }),
+  });
+  return {
+    runtime,
+    close: () => {
+      try {
+        runtime.close();
+      } catch {
+        // The log could not take the session's end: the capability that needed it already failed.
+      } finally {
+        sink.close();
+      }
+    },
+  };
+}

@@ -1,0 +1,63 @@
+/**
+ * One canonical tool vocabulary. Skills write `allowed-tools` in two dialects: Claude-style tool
+ * names (`Read`, `Bash(git:*)`) and seed 000's virtual devices (`/dev/fs /dev/shell`); both map
+ * here. Hosts name their tools either way too.
+ */
+export const CANONICAL_TOOLS = [
+  'read',
+  'write',
+  'edit',
+  'glob',
+  'grep',
+  'bash',
+  'web_fetch',
+  'web_search',
+  'notebook_edit',
+  'task',
+  'todo',
+  'run_skill_script',
+  'read_skill_resource',
+] as const;
+
+export type CanonicalTool = (typeof CANONICAL_TOOLS)[number];
+
+/** Claude-style and common tool names → canonical tool. Matching ignores case. */
+export const TOOL_NAMES: Readonly<Record<string, CanonicalTool>> = {
+  read: 'read',
+  write: 'write',
+  edit: 'edit',
+  multiedit: 'edit',
+  glob: 'glob',
+  ls: 'glob',
+  grep: 'grep',
+  bash: 'bash',
+  shell: 'bash',
+  webfetch: 'web_fetch',
+  web_fetch: 'web_fetch',
+  websearch: 'web_search',
+  web_search: 'web_search',
+  notebookedit: 'notebook_edit',
+  notebook_edit: 'notebook_edit',
+  task: 'task',
+  todowrite: 'todo',
+  todo: 'todo',
+  run_skill_script: 'run_skill_script',
+  read_skill_resource: 'read_skill_resource',
+};
+
+/** seed 000's virtual devices → the tools each one stands for. */
+export const DEVICES: Readonly<Record<string, readonly CanonicalTool[]>> = {
+  '/dev/fs': ['read', 'write', 'edit', 'glob', 'grep'],
+  '/dev/fs/read': ['read', 'glob', 'grep'],
+  '/dev/shell': ['bash'],
+  '/dev/net': ['web_fetch', 'web_search'],
+  '/dev/scripts': ['run_skill_script'],
+};
+
+/** The canonical tool for a host or skill tool name, or undefined when it is not known. */
+export function canonicalTool(name: string): CanonicalTool | undefined {
+  return TOOL_NAMES[name.toLowerCase()];
+}
+
+/** Tools that can change the system: a pattern-less grant of one of these is too broad. */
+export const COMMAND_TOOLS: ReadonlySet<CanonicalTool> = new Set(['bash']);

@@ -1,0 +1,206 @@
+import { execFileSync } from 'node:child_process';
+import { chmodSync, linkSync, symlinkSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { runTool, skillDir, world } from '../helpers/runtime.js';
+
+const HELLO = { 'scripts/hello.sh': '#!/bin/sh\necho "hello $1"\n' };
+
+const codeOf = async (promise: Promise<unknown>) => {
+  try {
+    await promise;
+    return 'resolved';
+  } catch (error) {
+    return (error as { code?: string }).code ?? String(error);
+  }
+};
+
+describe('running scripts through the runtime', () => {
+  it('runs an approved script in the sandbox and records every step', async () => {
+    const w = world({ files: HELLO });
+    const run = await runTool(w, 'scripts/hello.sh', ['world']);
+    expect(run.result).toMatchObject({ exitCode: 0, sandbox: 'bubblewrap', timedOut: false });
+    expect(run.result.stdout.head).toBe('hello world\n');
+    expect(run.approvedBy).toBe('once');
+    w.runtime.close();
+    const events = w.records().map((record) => record.event);
+    expect(events).toEqual([
+      'session-start',
+      'skill-discover',
+      'skill-activate',
+      'permission-decide',
+      'permission-approve',
+      'script-run',
+      'session-end',
+    ]);
+    const ran = w.records().find((record) => record.event === 'script-run');
+    expect(ran?.content_hash).toBe(run.contentHash);
+    expect(ran?.tool_or_script_calls[0]).toMatchObject({
+      script: 'scripts/hello.sh',
+      args: ['world'],
+      exit_code: 0,
+      sandbox: 'bubblewrap',
+      approved_by: 'once',
+    });
+    expect(w.intact()).toBe(true);
+  });
+
+  it('refuses without confirmation when not interactive, and on "no"', async () => {
+    const quiet = world({ files: HELLO });
+    expect(await codeOf(runTool(quiet, 'scripts/hello.sh', [], false))).toBe('PERMISSION_REQUIRED');
+    const refusing = world({ files: HELLO, answers: ['no'] });
+    expect(await codeOf(runTool(refusing, 'scripts/hello.sh', [], false))).toBe(
+      'PERMISSION_DENIED',
+    );
+    expect(refusing.questions).toHaveLength(1);
+    expect(refusing.records().some((record) => record.event === 'script-run')).toBe(false);
+  });
+
+  it('a trusted skill may pre-approve its script; the grant ends with the turn', async () => {
+    const w = world({ files: HELLO, allowedTools: 'Bash(sh scripts/hello.sh:*)' });
+    const first = await runTool(w, 'scripts/hello.sh', ['a'], false);
+    expect(first.approvedBy).toBe('policy');
+    w.runtime.endTurn();
+    // Still active in the session, but its grant has ended.
+    expect(await codeOf(w.runtime.runScript('tool', 'scripts/hello.sh', ['a']))).toBe(
+      'PERMISSION_REQUIRED',
+    );
+  });
+
+  it('an untrusted skill never pre-approves its own script', async () => {
+    const w = world({
+      files: HELLO,
+      trust: 'untrusted',
+      allowedTools: 'Bash(sh scripts/hello.sh:*) run_skill_script',
+    });
+    expect(await codeOf(runTool(w, 'scripts/hello.sh', [], false))).toBe('PERMISSION_REQUIRED');
+  });
+
+  it('"always" approves this exact content; a changed script is asked about again', async () => {
+    const w = world({ files: HELLO, answers: ['always', 'yes'] });
+    expect((await runTool(w, 'scripts/hello.sh', [], false)).approvedBy).toBe('always');
+    expect((await runTool(w, 'scripts/hello.sh', [], false)).approvedBy).toBe('policy');
+    expect(w.questions).toHaveLength(1);
+    writeFileSync(join(skillDir(w), 'scripts/hello.sh'), '#!/bin/sh\necho changed\n');
+    const changed = await runTool(w, 'scripts/hello.sh', [], false);
+    expect(changed.approvedBy).toBe('once');
+    expect(changed.result.stdout.head).toBe('changed\n');
+    expect(w.questions).toHaveLength(2);
+    expect(w.questions[1]?.contentHash).not.toBe(w.questions[0]?.contentHash);
+  });
+
+  it('host deny rules and a host without the script tool refuse the run', async () => {
+    const denied = world({
+      files: HELLO,
+      options: { policy: { tools: ['run_skill_script'], deny: ['run_skill_script'] } },
+    });
+    expect(await codeOf(runTool(denied, 'scripts/hello.sh'))).toBe('PERMISSION_DENIED');
+    const lacking = world({ files: HELLO, options: { policy: { tools: ['Read'] } } });
+    expect(await codeOf(runTool(lacking, 'scripts/hello.sh'))).toBe('PERMISSION_DENIED');
+  });
+
+  it('shadow mode runs, and records what would have been decided', async () => {
+    const w = world({
+      files: HELLO,
+      options: { policy: { tools: ['run_skill_script'], shadow: true } },
+    });
+    const run = await runTool(w, 'scripts/hello.sh', [], false);
+    expect(run.approvedBy).toBe('shadow');
+    const decided = w.records().find((record) => record.event === 'permission-decide');
+    expect(decided?.tool_or_script_calls[0]).toMatchObject({ decision: 'ask' });
+    expect(decided?.details).toMatchObject({ effect: 'allow' });
+  });
+
+  it("only a regular text file under the active skill's scripts/ runs", async () => {
+    const w = world({
+      files: {
+        ...HELLO,
+        'references/notes.sh': 'echo not a script\n',
+        'scripts/binary.sh': new Uint8Array([0x7f, 0x45, 0x4c, 0x46, 0, 1, 2, 0xff]),
+        'scripts/tool.rb': 'puts 1\n',
+        'scripts/perl.sh': '#!/usr/bin/perl\nprint 1;\n',
+      },
+    });
+    const dir = skillDir(w);
+    symlinkSync('/bin/sh', join(dir, 'scripts/shell.sh'));
+    symlinkSync('../references/notes.sh', join(dir, 'scripts/notes.sh'));
+    symlinkSync(join(w.root, 'other/references/secret.md'), join(dir, 'scripts/other.sh'));
+    execFileSync('mkfifo', [join(dir, 'scripts/fifo.sh')]);
+    expect(
+      await codeOf(w.runtime.runScript('tool', 'scripts/hello.sh', [], { approveOnce: true })),
+    ).toBe('SKILL_NOT_ACTIVE');
+    const cases: Array<[string, string[], string]> = [
+      ['references/notes.sh', [], 'SCRIPT_OUTSIDE_SCRIPTS'],
+      ['scripts/../references/notes.sh', [], 'RESOURCE_PATH_INVALID'],
+      ['/bin/sh', [], 'RESOURCE_PATH_INVALID'],
+      ['scripts/missing.sh', [], 'SCRIPT_NOT_FOUND'],
+      ['scripts/binary.sh', [], 'SCRIPT_NOT_TEXT'],
+      ['scripts/tool.rb', [], 'SCRIPT_INTERPRETER_UNKNOWN'],
+      ['scripts/perl.sh', [], 'SCRIPT_INTERPRETER_UNKNOWN'],
+      ['scripts/shell.sh', [], 'RESOURCE_OUTSIDE_SKILL'],
+      ['scripts/notes.sh', [], 'SCRIPT_OUTSIDE_SCRIPTS'],
+      ['scripts/other.sh', [], 'RESOURCE_OUTSIDE_SKILL'],
+      ['scripts/fifo.sh', [], 'RESOURCE_NOT_REGULAR'],
+      ['scripts/hello.sh', ['a\u0000b'], 'SCRIPT_ARGUMENT_INVALID'],
+    ];
+    for (const [script, args, code] of cases) {
+      expect(await codeOf(runTool(w, script, args)), script).toBe(code);
+    }
+    const failures = w.records().filter((record) => record.event === 'script-run');
+    expect(failures).toHaveLength(cases.length + 1);
+    expect(failures.every((record) => record.error !== null)).toBe(true);
+  });
+
+  it('refuses a hard-linked script of an untrusted skill', async () => {
+    const w = world({ files: HELLO, trust: 'untrusted' });
+    const outside = join(w.home, 'planted.sh');
+    writeFileSync(outside, '#!/bin/sh\necho planted\n');
+    chmodSync(outside, 0o755);
+    linkSync(outside, join(skillDir(w), 'scripts/planted.sh'));
+    expect(await codeOf(runTool(w, 'scripts/planted.sh'))).toBe('RESOURCE_HARD_LINK');
+  });
+
+  it('fails closed when the audit log cannot be written', async () => {
+    let broken = false;
+    const w = world({
+      files: HELLO,
+      options: {
+        audit: {
+          sessionId: 's',
+          sink: {
+            write: () => {
+              if (broken) throw new Error('disk full');
+            },
+          },
+        },
+      },
+    });
+    w.runtime.activate('tool', { triggeredBy: 'user' });
+    broken = true;
+    expect(
+      await codeOf(w.runtime.runScript('tool', 'scripts/hello.sh', [], { approveOnce: true })),
+    ).toBe('AUDIT_UNAVAILABLE');
+    expect(() => w.runtime.activate('other', { triggeredBy: 'user' })).toThrow(
+      expect.objectContaining({ code: 'AUDIT_UNAVAILABLE' }),
+    );
+    expect(() => w.runtime.readResource('other', 'references/secret.md')).toThrow(
+      expect.objectContaining({ code: 'AUDIT_UNAVAILABLE' }),
+    );
+  });
+
+  it('without a sandbox it refuses, unless unsandboxed runs are allowed (and logged)', async () => {
+    const refused = world({ files: HELLO, sandbox: { bubblewrap: false } });
+    expect(await codeOf(runTool(refused, 'scripts/hello.sh'))).toBe('SANDBOX_UNAVAILABLE');
+    const missing = world({ files: HELLO, sandbox: { bubblewrap: '/nonexistent/bwrap' } });
+    expect(await codeOf(runTool(missing, 'scripts/hello.sh'))).toBe('SANDBOX_UNAVAILABLE');
+    const loose = world({ files: HELLO, sandbox: { bubblewrap: false }, allowUnsandboxed: true });
+    const run = await runTool(loose, 'scripts/hello.sh', ['bare']);
+    expect(run.result).toMatchObject({ sandbox: 'none', exitCode: 0 });
+    expect(run.result.stdout.head).toBe('hello bare\n');
+    const ran = loose.records().find((record) => record.event === 'script-run');
+    expect(ran?.tool_or_script_calls[0]).toMatchObject({ sandbox: 'none' });
+    expect(ran?.details).toMatchObject({
+      warning: expect.stringContaining('without an OS sandbox'),
+    });
+  });
+});
