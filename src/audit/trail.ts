@@ -88,9 +88,15 @@ const secretPatterns: ReadonlyArray<readonly [RegExp, string]> = [
   ],
 ];
 
+/** Every secret pattern holds one of these: one pass over a value rules most values out. */
+const secretHint =
+  /PRIVATE KEY|AKIA|gh[pousr]_|github_pat_|sk-|xox[abprs]-|eyJ|bearer|passw|secret|token|api[_-]?key|access[_-]?key/i;
+
 /** Replaces secrets it recognises (keys, tokens, private keys, credentials) with a marker. */
 export function redactSecrets(text: string): string {
+  if (!secretHint.test(text)) return text;
   let result = text;
+
   for (const [pattern, kind] of secretPatterns) {
     result = result.replace(pattern, (match: string, prefix?: unknown) =>
       typeof prefix === 'string' && prefix.length > 0 && match.startsWith(prefix)
@@ -199,9 +205,12 @@ export class AuditTrail {
       details: sanitize(input.details ?? {}, hash) as Record<string, unknown>,
       prev_hash: this.#previous,
     };
-    const record: AuditRecord = { ...body, hash: recordHash(body, hash) };
+    // Serialised once: the hash covers the body's JSON, and `hash` is the record's last key.
+    const json = serializeRecord(body);
+    const digest = hash(encoder.encode(`${body.prev_hash}${json}`));
+    const record: AuditRecord = { ...body, hash: digest };
     try {
-      this.#options.sink.write(`${serializeRecord(record)}\n`);
+      this.#options.sink.write(`${json.slice(0, -1)},"hash":"${digest}"}\n`);
     } catch (error) {
       throw new SkillhostError(
         'AUDIT_UNAVAILABLE',
