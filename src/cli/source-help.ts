@@ -21,8 +21,10 @@ export const RUNTIME_OPTIONS_HELP = `${SOURCE_OPTIONS_HELP}
 Policy (the CLI acting as the host):
   --tools LIST            The host's tools, comma-separated (default: all of read,
                           write, edit, glob, grep, bash, web_fetch, web_search,
-                          notebook_edit, task, todo, run_skill_script,
-                          read_skill_resource)
+                          notebook_edit, task, todo, activate_skill,
+                          read_skill_resource, run_skill_script,
+                          search_skills)
+
   --deny ENTRY            Always deny this (allowed-tools syntax; repeatable)
   --narrow                While a skill with allowed-tools is active, only its
                           tools may be used

@@ -1,6 +1,11 @@
 import { parseAllowedTools, type ToolGrant } from './allowed-tools.js';
 import { argvMatches, parseCommand } from './command.js';
-import { type CanonicalTool, COMMAND_TOOLS, canonicalTool } from './tools.js';
+import {
+  type CanonicalTool,
+  COMMAND_TOOLS,
+  canonicalTool,
+  RUNTIME_TOOLS_ALLOWED_BY_DEFAULT,
+} from './tools.js';
 
 /** The three outcomes. Deny beats ask beats allow. */
 export type Decision = 'allow' | 'ask' | 'deny';
@@ -241,14 +246,14 @@ export function evaluate(request: ToolRequest, context: PolicyContext): PolicyDe
   const denied = denyMatch(denyRules, tool, request);
   if (denied !== undefined)
     return decide('deny', 'deny-rule', `The host denies '${denied.raw}'`, { grant: denied.raw });
-  if (config.narrow === true) {
+  // Narrowing leaves the skill mechanics themselves alone (activating, reading a skill's files,
+  // searching); a script run counts as listed by a shell grant too.
+  if (config.narrow === true && !RUNTIME_TOOLS_ALLOWED_BY_DEFAULT.includes(tool as CanonicalTool)) {
     const listing = context.active.filter((skill) => skill.grants.length > 0);
-    if (
-      listing.length > 0 &&
-      !listing.some((skill) =>
-        skill.grants.some((grant) => grant.tools.includes(tool as CanonicalTool)),
-      )
-    ) {
+    const lists = (grant: ToolGrant) =>
+      grant.tools.includes(tool as CanonicalTool) ||
+      (tool === 'run_skill_script' && grant.tools.includes('bash'));
+    if (listing.length > 0 && !listing.some((skill) => skill.grants.some(lists))) {
       return decide(
         'deny',
         'narrowed',

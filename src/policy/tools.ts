@@ -15,9 +15,22 @@ export const CANONICAL_TOOLS = [
   'notebook_edit',
   'task',
   'todo',
-  'run_skill_script',
+  'activate_skill',
   'read_skill_resource',
+  'run_skill_script',
+  'search_skills',
 ] as const;
+
+/**
+ * The runtime's own tools that the host allows unless it says otherwise (a ceiling without them,
+ * a deny rule or a host default still applies): activating a usable skill, reading its files
+ * within bounds, searching the catalog. Running a script is never among them.
+ */
+export const RUNTIME_TOOLS_ALLOWED_BY_DEFAULT: readonly CanonicalTool[] = [
+  'activate_skill',
+  'read_skill_resource',
+  'search_skills',
+];
 
 export type CanonicalTool = (typeof CANONICAL_TOOLS)[number];
 
@@ -41,8 +54,10 @@ export const TOOL_NAMES: Readonly<Record<string, CanonicalTool>> = {
   task: 'task',
   todowrite: 'todo',
   todo: 'todo',
-  run_skill_script: 'run_skill_script',
+  activate_skill: 'activate_skill',
   read_skill_resource: 'read_skill_resource',
+  run_skill_script: 'run_skill_script',
+  search_skills: 'search_skills',
 };
 
 /** seed 000's virtual devices → the tools each one stands for. */

@@ -28,6 +28,7 @@ import {
   type PolicyDecision,
   type ToolRequest,
 } from '../policy/engine.js';
+import { RUNTIME_TOOLS_ALLOWED_BY_DEFAULT } from '../policy/tools.js';
 import type { DiscoveryOptions } from '../registry/discover.js';
 import { type RegistryEntry, SkillRegistry } from '../registry/registry.js';
 import type { SkillSource, SourceKind } from '../registry/sources.js';
@@ -229,7 +230,9 @@ export class SkillRuntime {
    */
   activate(name: string, options: { readonly triggeredBy: ActivationTrigger }): Activation {
     let activation: Activation;
+    let gate: PolicyDecision;
     try {
+      gate = this.#gate({ tool: 'activate_skill', path: name });
       activation = this.session.activate(name, options);
     } catch (error) {
       this.#recordFailure('skill-activate', name, options.triggeredBy, error);
@@ -250,6 +253,7 @@ export class SkillRuntime {
         trust: activation.trust,
         already_active: activation.alreadyActive,
         listed_files: activation.files.length,
+        policy: { decision: gate.decision, effect: gate.effect, rule: gate.rule },
       },
     });
     this.#grants.set(activation.address, {
@@ -289,10 +293,37 @@ export class SkillRuntime {
     });
   }
 
+  /**
+   * The policy's word on one of the runtime's own capabilities (activation, resource reads):
+   * allowed unless the host's ceiling, deny rules or defaults say otherwise. A refusal throws
+   * PERMISSION_DENIED, or PERMISSION_REQUIRED when the host wants each call confirmed.
+   */
+  #gate(request: ToolRequest): PolicyDecision {
+    const policy = this.#options.policy;
+    const decision = evaluate(request, {
+      config: {
+        ...policy,
+        defaults: {
+          ...Object.fromEntries(RUNTIME_TOOLS_ALLOWED_BY_DEFAULT.map((tool) => [tool, 'allow'])),
+          ...policy.defaults,
+        },
+      },
+      active: this.grants,
+    });
+    if (decision.effect === 'allow') return decision;
+    throw new SkillhostError(
+      decision.effect === 'deny' ? 'PERMISSION_DENIED' : 'PERMISSION_REQUIRED',
+      `${request.tool} ${JSON.stringify((request.path ?? '').slice(0, 200))}: ${decision.reason}`,
+      { details: { rule: decision.rule } },
+    );
+  }
+
   /** Reads one file of a skill (L3), within bounds, and records it. */
   readResource(name: string, path: string, options: ResourceOptions = {}): SkillResource {
     let resource: SkillResource;
+    let gate: PolicyDecision;
     try {
+      gate = this.#gate({ tool: 'read_skill_resource', path });
       const entry = this.#resolve(name);
       resource = readSkillResource(this.#options.fs, entry, path, {
         ...this.#options.resources,
@@ -315,6 +346,7 @@ export class SkillRuntime {
         bytes: resource.size,
         media_type: resource.mediaType,
         binary: resource.content.kind === 'binary',
+        policy: { decision: gate.decision, effect: gate.effect, rule: gate.rule },
       },
     });
     return resource;

@@ -151,6 +151,18 @@ describe('the policy engine', () => {
     expect(decide({ tool: 'Write', path: 'a' }, [skill('')], config).decision).toBe('ask');
     // Without the option, the list only pre-approves.
     expect(decide({ tool: 'Write', path: 'a' }, active).decision).toBe('ask');
+    // The skill mechanics are never narrowed away; a shell grant lists script runs too.
+    const mechanics: PolicyConfig = {
+      tools: ['Read', 'Bash', 'read_skill_resource', 'run_skill_script'],
+      narrow: true,
+    };
+    expect(decide({ tool: 'read_skill_resource', path: 'x' }, active, mechanics).rule).not.toBe(
+      'narrowed',
+    );
+    expect(decide({ tool: 'run_skill_script' }, active, mechanics).rule).toBe('narrowed');
+    expect(
+      decide({ tool: 'run_skill_script' }, [skill('Bash(sh scripts/a.sh:*)')], mechanics).rule,
+    ).not.toBe('narrowed');
   });
 
   it('script grants: run_skill_script and a Bash(interpreter script:*) entry', () => {

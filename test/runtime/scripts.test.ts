@@ -92,17 +92,26 @@ describe('running scripts through the runtime', () => {
   it('host deny rules and a host without the script tool refuse the run', async () => {
     const denied = world({
       files: HELLO,
-      options: { policy: { tools: ['run_skill_script'], deny: ['run_skill_script'] } },
+      options: {
+        policy: { tools: ['activate_skill', 'run_skill_script'], deny: ['run_skill_script'] },
+      },
     });
     expect(await codeOf(runTool(denied, 'scripts/hello.sh'))).toBe('PERMISSION_DENIED');
-    const lacking = world({ files: HELLO, options: { policy: { tools: ['Read'] } } });
+    const lacking = world({
+      files: HELLO,
+      options: { policy: { tools: ['Read', 'activate_skill'] } },
+    });
     expect(await codeOf(runTool(lacking, 'scripts/hello.sh'))).toBe('PERMISSION_DENIED');
+    const rule = (w: typeof denied) =>
+      w.records().find((record) => record.event === 'permission-decide')?.details.rule;
+    expect(rule(denied)).toBe('deny-rule');
+    expect(rule(lacking)).toBe('ceiling');
   });
 
   it('shadow mode runs, and records what would have been decided', async () => {
     const w = world({
       files: HELLO,
-      options: { policy: { tools: ['run_skill_script'], shadow: true } },
+      options: { policy: { tools: ['activate_skill', 'run_skill_script'], shadow: true } },
     });
     const run = await runTool(w, 'scripts/hello.sh', [], false);
     expect(run.approvedBy).toBe('shadow');
@@ -202,5 +211,57 @@ describe('running scripts through the runtime', () => {
     expect(ran?.details).toMatchObject({
       warning: expect.stringContaining('without an OS sandbox'),
     });
+  });
+});
+
+describe('the runtime gates its own capabilities through the policy', () => {
+  it('allows activation and reads by default, and records the decision', () => {
+    const w = world({ files: { 'references/a.md': '# A\n' } });
+    w.runtime.activate('tool', { triggeredBy: 'model' });
+    w.runtime.readResource('tool', 'references/a.md');
+    const activated = w.records().find((record) => record.event === 'skill-activate');
+    expect(activated?.details).toMatchObject({
+      policy: { decision: 'allow', rule: 'host-default' },
+    });
+    const read = w.records().find((record) => record.event === 'resource-read');
+    expect(read?.details).toMatchObject({ policy: { decision: 'allow' } });
+  });
+
+  it('refuses what the host denies or lacks, and records the refusal', () => {
+    const denied = world({
+      files: { 'references/a.md': '# A\n', 'references/.env': 'KEY=1\n' },
+      options: {
+        policy: {
+          tools: ['activate_skill', 'read_skill_resource'],
+          deny: ['read_skill_resource(**/.env)', 'activate_skill(other)'],
+        },
+      },
+    });
+    denied.runtime.activate('tool', { triggeredBy: 'model' });
+    expect(denied.runtime.readResource('tool', 'references/a.md').path).toBe('references/a.md');
+    expect(() => denied.runtime.readResource('tool', 'references/.env')).toThrow(
+      expect.objectContaining({ code: 'PERMISSION_DENIED' }),
+    );
+    expect(() => denied.runtime.activate('other', { triggeredBy: 'model' })).toThrow(
+      expect.objectContaining({ code: 'PERMISSION_DENIED' }),
+    );
+    const errors = denied
+      .records()
+      .filter((record) => record.error !== null)
+      .map((record) => [record.event, record.error?.code]);
+    expect(errors).toEqual([
+      ['resource-read', 'PERMISSION_DENIED'],
+      ['skill-activate', 'PERMISSION_DENIED'],
+    ]);
+    const lacking = world({ options: { policy: { tools: ['Read'] } } });
+    expect(() => lacking.runtime.activate('tool', { triggeredBy: 'model' })).toThrow(
+      expect.objectContaining({ code: 'PERMISSION_DENIED' }),
+    );
+    const asking = world({
+      options: { policy: { tools: ['activate_skill'], defaults: { activate_skill: 'ask' } } },
+    });
+    expect(() => asking.runtime.activate('tool', { triggeredBy: 'model' })).toThrow(
+      expect.objectContaining({ code: 'PERMISSION_REQUIRED' }),
+    );
   });
 });
