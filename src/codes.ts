@@ -460,6 +460,26 @@ export const CODES = {
     'No skill with this name is in the registry.',
     'List the skills with skillhost list; address a shadowed copy as name@source.',
   ),
+  TOOL_UNKNOWN: code(
+    'runtime',
+    'No tool of this name is offered (activate_skill, read_skill_resource, run_skill_script, search_skills).',
+    'Call one of the tools the runtime lists; a tool the host lacks is never offered.',
+  ),
+  SCRIPT_TIMEOUT: code(
+    'runtime',
+    'The script ran past its wall-clock limit and was killed, with every process it started.',
+    'Make the script finish sooner, or raise the timeout (--timeout, limits.timeoutMs).',
+  ),
+  INTERNAL_ERROR: code(
+    'runtime',
+    'An unexpected error inside skillhost; the call did nothing further.',
+    'Report it with the audit log of the session.',
+  ),
+  TOOL_INPUT_INVALID: code(
+    'runtime',
+    "The tool's input does not match its schema: a missing or unknown field, a wrong type, or a value too long.",
+    "Send the fields the tool's input schema lists, as strings within their lengths.",
+  ),
   SKILL_NOT_ACTIVE: code(
     'runtime',
     'The skill is not active in this session; its scripts run only after activation.',

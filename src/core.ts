@@ -185,6 +185,11 @@ export {
   walkSkillTree,
 } from './registry/walk.js';
 export {
+  type CreateSkillRuntimeOptions,
+  createSkillRuntime,
+  type SkillRuntimeDeps,
+} from './runtime/create.js';
+export {
   type ApprovalAnswer,
   type ApprovalQuestion,
   type ApprovalStore,
@@ -194,6 +199,15 @@ export {
   SkillRuntime,
 } from './runtime/runtime.js';
 export { scriptInterpreter } from './runtime/scripts.js';
+export {
+  callRuntimeTool,
+  type JsonSchemaObject,
+  type RuntimeToolName,
+  runtimeTools,
+  type ToolCallResult,
+  type ToolDefinition,
+} from './runtime/tools.js';
+
 export {
   type BodyCheckOptions,
   type BodyLink,

@@ -37,7 +37,9 @@ export {
 } from './config.js';
 export { createNodeFileSystem, isInside } from './fs.js';
 export { sha256 } from './hash.js';
+export { nodeRuntimeDeps } from './runtime-deps.js';
 export { createSandboxRunner, probeBubblewrap, type SandboxOptions } from './sandbox.js';
+
 export { createChokidarWatcher } from './watch.js';
 
 let sharedFileSystem: SkillFileSystem | undefined;

@@ -35,6 +35,12 @@ import type { SkillSource, SourceKind } from '../registry/sources.js';
 import { decodeSkillText } from '../spec/text.js';
 
 import { scriptInterpreter } from './scripts.js';
+import {
+  callRuntimeTool,
+  runtimeTools,
+  type ToolCallResult,
+  type ToolDefinition,
+} from './tools.js';
 
 /** A user's answer to a confirmation: run once, refuse, or approve this exact content for good. */
 export type ApprovalAnswer = 'yes' | 'no' | 'always';
@@ -94,6 +100,13 @@ export interface RuntimeOptions {
   /** Asks the user about a call the policy wants confirmed; without it, such calls are refused. */
   readonly confirm?: (question: ApprovalQuestion) => Promise<ApprovalAnswer>;
   readonly resources?: ResourceOptions;
+  /**
+   * The skills offered to the model (names): the catalog, search and the model-facing tools see
+   * only these. Default: every usable skill. Narrows only; it never makes a skill usable.
+   */
+  readonly scope?: readonly string[];
+  /** Defaults for the catalog (format, token budget, exact counter). */
+  readonly catalog?: CatalogOptions;
 }
 
 export interface ScriptRun {
@@ -185,25 +198,35 @@ export class SkillRuntime {
     return this.trail.record(input);
   }
 
-  /** The catalog of usable skills (L1). */
+  /** The usable skills offered to the model (all of them, or those in the scope). */
+  offered(): RegistryEntry[] {
+    const scope = this.#options.scope;
+    const usable = this.registry.active();
+    if (scope === undefined) return usable;
+    const names = new Set(scope);
+    return usable.filter((entry) => names.has(entry.name));
+  }
+
+  /** The catalog of the offered skills (L1). */
   catalog(options: CatalogOptions = {}): CatalogResult {
     return renderCatalog(
-      this.registry.active().map((entry) => ({
+      this.offered().map((entry) => ({
         name: entry.name,
         description: entry.metadata?.description ?? '',
         location: entry.skillFile,
         trusted: entry.source.trust === 'trusted',
       })),
-      options,
+      { ...this.#options.catalog, ...options },
     );
   }
 
   /** Ranks the usable skills for a task (the router form). */
   route(task: string, options: RouteOptions = {}): RouteResult {
     return new SkillRouter(
-      this.registry
-        .active()
-        .map((entry) => ({ name: entry.name, description: entry.metadata?.description ?? '' })),
+      this.offered().map((entry) => ({
+        name: entry.name,
+        description: entry.metadata?.description ?? '',
+      })),
     ).route(task, options);
   }
 
@@ -264,6 +287,26 @@ export class SkillRuntime {
       grants: parseAllowedTools(entry.metadata?.allowedTools ?? '').grants,
     });
     return activation;
+  }
+
+  /** The host's side of the policy. */
+  get policy(): PolicyConfig {
+    return this.#options.policy;
+  }
+
+  /** Whether scripts can run at all (a runner was given). */
+  get canRunScripts(): boolean {
+    return this.#options.scripts !== undefined;
+  }
+
+  /** JSON-Schema definitions of the model-facing tools (none without a usable skill). */
+  tools(): ToolDefinition[] {
+    return runtimeTools(this);
+  }
+
+  /** Executes a model-facing tool call; failures are results with `isError` and a code. */
+  callTool(name: string, input: unknown): Promise<ToolCallResult> {
+    return callRuntimeTool(this, name, input);
   }
 
   /** Ends the current turn: every grant of the skills activated in it ends too. */

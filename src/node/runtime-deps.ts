@@ -1,0 +1,21 @@
+import type { SkillRuntimeDeps } from '../core.js';
+import { createNodeFileSystem } from './fs.js';
+import { sha256 } from './hash.js';
+import { createSandboxRunner, type SandboxOptions } from './sandbox.js';
+
+/**
+ * The real world for `createSkillRuntime`: the node file system with its safe reads, SHA-256,
+ * the clock, and the bubblewrap script runner. Pass `confirm`, `approvals` or `cache` to add them.
+ */
+export function nodeRuntimeDeps(
+  options: { readonly sandbox?: SandboxOptions } & Partial<SkillRuntimeDeps> = {},
+): SkillRuntimeDeps {
+  const { sandbox, ...rest } = options;
+  return {
+    fs: createNodeFileSystem(),
+    hash: sha256,
+    now: () => new Date(),
+    runner: createSandboxRunner(sandbox),
+    ...rest,
+  };
+}

@@ -1,0 +1,149 @@
+import { describe, expect, it } from 'vitest';
+import { MemoryAuditSink } from '../../src/audit/trail.js';
+import { nodeRuntimeDeps } from '../../src/node/runtime-deps.js';
+import { CANONICAL_TOOLS } from '../../src/policy/tools.js';
+import { createSkillRuntime } from '../../src/runtime/create.js';
+import { skillText, tempDir, writeTree } from '../helpers/temp.js';
+
+function runtimeWith(
+  files: Record<string, string | Uint8Array>,
+  options: { tools?: string[]; scope?: string[]; budget?: number } = {},
+) {
+  const root = tempDir('skillhost-skills-');
+  writeTree(root, files);
+  const sink = new MemoryAuditSink();
+  const runtime = createSkillRuntime({
+    sources: [{ id: 'test', kind: 'explicit', root, trust: 'trusted', enabled: true }],
+    policy: { tools: options.tools ?? [...CANONICAL_TOOLS] },
+    audit: { sink, sessionId: 'tools' },
+    deps: nodeRuntimeDeps(),
+    ...(options.scope === undefined ? {} : { scope: options.scope }),
+    ...(options.budget === undefined ? {} : { catalog: { budget: options.budget } }),
+  });
+  return { runtime, sink, root };
+}
+
+const SKILLS = {
+  'pdf/SKILL.md': skillText(
+    'name: pdf\ndescription: Extract text and tables from PDF files. Use for PDF documents.\nallowed-tools: Bash(sh scripts/count.sh:*)',
+    '# PDF\n\nRead references/guide.md.\n',
+  ),
+  'pdf/references/guide.md': '# Guide\n\nUse pdftotext.\n',
+  'pdf/assets/logo.png': new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0]),
+  'pdf/scripts/count.sh': '#!/bin/sh\necho "$# arguments: $*"\n',
+  'csv/SKILL.md': skillText(
+    'name: csv\ndescription: Summarise CSV spreadsheets. Use for CSV data.',
+  ),
+};
+
+describe('the runtime facade: tools() and callTool()', () => {
+  it('offers no tools without a usable skill', () => {
+    const { runtime } = runtimeWith({ 'broken/SKILL.md': 'no frontmatter' });
+    expect(runtime.tools()).toEqual([]);
+  });
+
+  it('defines the four tools as JSON Schema, activate_skill with the catalog names as an enum', () => {
+    const { runtime } = runtimeWith(SKILLS);
+    const tools = runtime.tools();
+    expect(tools.map((tool) => tool.name)).toEqual([
+      'activate_skill',
+      'read_skill_resource',
+      'run_skill_script',
+      'search_skills',
+    ]);
+    const activate = tools[0];
+    expect(activate?.inputSchema).toMatchObject({
+      type: 'object',
+      required: ['name'],
+      additionalProperties: false,
+      properties: { name: { type: 'string', enum: ['csv', 'pdf'] } },
+    });
+    // JSON-serialisable, as every adapter sends it.
+    expect(JSON.parse(JSON.stringify(tools))).toEqual(tools);
+  });
+
+  it('never offers a tool the host lacks, and narrows to the scope', () => {
+    const { runtime } = runtimeWith(SKILLS, {
+      tools: ['activate_skill', 'search_skills'],
+      scope: ['pdf'],
+    });
+    expect(runtime.tools().map((tool) => tool.name)).toEqual(['activate_skill', 'search_skills']);
+    expect(runtime.tools()[0]?.inputSchema.properties.name).toMatchObject({ enum: ['pdf'] });
+  });
+
+  it('drops the enum and points to search_skills when the budget hides skills', () => {
+    const { runtime } = runtimeWith(SKILLS, { budget: 1 });
+    const activate = runtime.tools()[0];
+    expect(activate?.inputSchema.properties.name).not.toHaveProperty('enum');
+    expect(activate?.description).toContain('search_skills');
+  });
+
+  it('activates, reads, runs and searches through callTool', async () => {
+    const { runtime, sink } = runtimeWith(SKILLS);
+    const activated = await runtime.callTool('activate_skill', { name: 'pdf' });
+    expect(activated.isError).toBe(false);
+    expect(activated.text).toContain('Read references/guide.md.');
+    expect(activated.data?.files).toContain('references/guide.md');
+    const again = await runtime.callTool('activate_skill', { name: 'pdf' });
+    expect(again.text).toContain('already active');
+    const guide = await runtime.callTool('read_skill_resource', {
+      name: 'pdf',
+      path: 'references/guide.md',
+    });
+    expect(guide.text).toBe('# Guide\n\nUse pdftotext.\n');
+    const logo = await runtime.callTool('read_skill_resource', {
+      name: 'pdf',
+      path: 'assets/logo.png',
+    });
+    expect(logo.data).toMatchObject({ mediaType: 'image/png', base64: expect.any(String) });
+    const run = await runtime.callTool('run_skill_script', {
+      name: 'pdf',
+      script: 'scripts/count.sh',
+      args: ['a b', 'c'],
+    });
+    expect(run.isError).toBe(false);
+    expect(run.text).toContain('2 arguments: a b c');
+    expect(run.data).toMatchObject({ exitCode: 0, sandbox: 'bubblewrap', approvedBy: 'policy' });
+    const found = await runtime.callTool('search_skills', { query: 'tables in a PDF document' });
+    expect(found.text.split('\n')[0]).toMatch(/^pdf \(/);
+    expect(sink.text).toContain('"event":"script-run"');
+  });
+
+  it('turns bad calls into coded error results, never exceptions', async () => {
+    const { runtime } = runtimeWith(SKILLS, { scope: ['pdf'] });
+    const cases: Array<[string, unknown, string]> = [
+      ['delete_everything', {}, 'TOOL_UNKNOWN'],
+      ['activate_skill', 'pdf', 'TOOL_INPUT_INVALID'],
+      ['activate_skill', [], 'TOOL_INPUT_INVALID'],
+      ['activate_skill', {}, 'TOOL_INPUT_INVALID'],
+      ['activate_skill', { name: 42 }, 'TOOL_INPUT_INVALID'],
+      ['activate_skill', { name: 'pdf', extra: 1 }, 'TOOL_INPUT_INVALID'],
+      ['activate_skill', { name: 'x'.repeat(100_000) }, 'TOOL_INPUT_INVALID'],
+      ['activate_skill', { name: 'csv' }, 'SKILL_NOT_FOUND'],
+      ['activate_skill', { name: '../../etc' }, 'SKILL_NOT_FOUND'],
+      [
+        'read_skill_resource',
+        { name: 'pdf', path: '../../../etc/passwd' },
+        'RESOURCE_PATH_INVALID',
+      ],
+      [
+        'run_skill_script',
+        { name: 'pdf', script: 'scripts/count.sh', args: 'a' },
+        'TOOL_INPUT_INVALID',
+      ],
+      [
+        'run_skill_script',
+        { name: 'pdf', script: 'scripts/count.sh', args: Array(65).fill('a') },
+        'TOOL_INPUT_INVALID',
+      ],
+      ['run_skill_script', { name: 'pdf', script: 'scripts/count.sh' }, 'SKILL_NOT_ACTIVE'],
+      ['search_skills', { query: 'x', limit: 0 }, 'TOOL_INPUT_INVALID'],
+    ];
+    for (const [tool, input, code] of cases) {
+      const result = await runtime.callTool(tool, input);
+      expect(result.isError, `${tool} ${JSON.stringify(input).slice(0, 60)}`).toBe(true);
+      expect(result.code, `${tool} ${JSON.stringify(input).slice(0, 60)}`).toBe(code);
+      expect(result.text.length).toBeLessThan(600);
+    }
+  });
+});
