@@ -460,6 +460,81 @@ export const CODES = {
     'No skill with this name is in the registry.',
     'List the skills with skillhost list; address a shadowed copy as name@source.',
   ),
+  AGENT_NAME_INVALID: code(
+    'usage',
+    'An agent name is an identifier, never a path: letters, digits, ".", "_" and "-", not starting with "." and without "..", "/" or "\\".',
+    'Use the name of the agent folder, e.g. code-analyst.',
+  ),
+  AGENT_NOT_FOUND: code(
+    'runtime',
+    'No agent folder with this name holds an agent.yaml in any agents folder.',
+    'List the agents with skillhost agent list; agents live in <project>/.agents/agents, ~/.agents/agents or --agents DIR.',
+  ),
+  AGENT_OUTSIDE_BASE: code(
+    'runtime',
+    'The agent folder is a symbolic link that leads outside its agents folder; it was not read.',
+    'Keep the agent folder inside the agents folder (a link inside it is fine).',
+  ),
+  AGENT_FILE_UNREADABLE: code(
+    'file',
+    'agent.yaml or instructions.md cannot be read as a regular UTF-8 text file within the size limit.',
+    'Make it a regular UTF-8 file (agent.yaml at most 64 KiB, instructions.md at most 256 KiB).',
+  ),
+  AGENT_MANIFEST_INVALID: code(
+    'yaml',
+    'agent.yaml is not a YAML mapping of fields.',
+    'Write agent.yaml as "key: value" lines: name, description, models, context_budget, skills, deferred_skills.',
+  ),
+  AGENT_FIELD_MISSING: code(
+    'field',
+    'A required field of agent.yaml is missing or empty.',
+    'Add "name: <agent name>" to agent.yaml.',
+  ),
+  AGENT_FIELD_INVALID: code(
+    'field',
+    'A field of agent.yaml has the wrong type or value.',
+    'context_budget is a positive whole number of tokens; skills and deferred_skills are lists of skill names; models is a mapping of provider, preferred and fallback.',
+  ),
+  AGENT_FIELD_UNKNOWN: code(
+    'field',
+    'agent.yaml has a field skillhost does not know; it is ignored.',
+    'Remove it, or check its spelling against the agent format in the README.',
+  ),
+  AGENT_NAME_MISMATCH: code(
+    'field',
+    "The agent's name differs from its folder's name.",
+    'Name the folder after the agent, so that it is found by its name.',
+  ),
+  AGENT_INSTRUCTIONS_MISSING: code(
+    'file',
+    'The agent has no instructions.md, or it is empty.',
+    "Write the agent's role and instructions in instructions.md next to agent.yaml.",
+  ),
+  AGENT_SKILL_NOT_FOUND: code(
+    'runtime',
+    'A skill the agent lists is not in any skill source.',
+    'Install the skill in one of the sources the message names, or remove it from the agent.',
+  ),
+  AGENT_SKILL_UNAVAILABLE: code(
+    'runtime',
+    'A skill the agent lists exists but cannot be used: it has errors or its project folder is not trusted.',
+    'Fix the skill (skillhost validate) or trust its project folder (skillhost trust).',
+  ),
+  AGENT_BUDGET_EXCEEDED: code(
+    'runtime',
+    "The agent's system prompt and catalog do not fit its context_budget.",
+    'Raise context_budget, move skills from skills to deferred_skills, or shorten the instructions.',
+  ),
+  MODEL_PROVIDER_UNKNOWN: code(
+    'usage',
+    'The provider is not one skillhost knows.',
+    'Use claude, openai or cursor (see the model table in the README).',
+  ),
+  MODEL_UNKNOWN: code(
+    'usage',
+    'The model is neither an alias of the provider nor one of its model ids.',
+    'Use an alias (sonnet, opus, haiku) or a full model id of the provider, e.g. claude-sonnet-4-5.',
+  ),
   TOOL_UNKNOWN: code(
     'runtime',
     'No tool of this name is offered (activate_skill, read_skill_resource, run_skill_script, search_skills).',

@@ -5,6 +5,22 @@
  */
 
 export {
+  type AgentManifest,
+  type AgentModels,
+  isValidAgentName,
+  type ParsedAgentManifest,
+  parseAgentManifest,
+} from './agents/manifest.js';
+export {
+  findProvider,
+  type ModelPlan,
+  PROVIDERS,
+  type ProviderInfo,
+  type ProviderName,
+  resolveModelPlan,
+} from './agents/models.js';
+export { type AgentPromptTokens, checkAgentBudget, joinSystemPrompt } from './agents/prompt.js';
+export {
   type AuditLogProblem,
   type ParsedAuditLog,
   parseAuditLog,
@@ -27,7 +43,6 @@ export {
   serializeRecord,
 } from './audit/trail.js';
 export { CODES, type Code, type CodeCategory, type CodeInfo, describeCode } from './codes.js';
-
 export type {
   CacheStore,
   CapturedOutput,
@@ -184,6 +199,17 @@ export {
   type WalkVisitor,
   walkSkillTree,
 } from './registry/walk.js';
+export {
+  type AgentBase,
+  type AgentDefinition,
+  type AgentListing,
+  defaultAgentBases,
+  type LoadAgentOptions,
+  type LoadedAgent,
+  listAgents,
+  loadAgent,
+  readAgent,
+} from './runtime/agents.js';
 export {
   type CreateSkillRuntimeOptions,
   createSkillRuntime,

@@ -288,7 +288,70 @@ Exit codes:
     load: async () => import('./commands/audit.js'),
   },
   {
+    name: 'agent',
+    summary: 'List agents, show one, or print its assembled system prompt',
+    help: `Usage: skillhost agent list [options]
+       skillhost agent show [options] NAME
+       skillhost agent prompt [options] NAME
+
+An agent is a folder NAME/ holding agent.yaml and instructions.md, found in each
+--agents DIR, then <project>/.agents/agents (once the project folder is
+trusted), then ~/.agents/agents. NAME is an identifier, never a path.
+
+  list     every agent, its folder and description (invalid ones marked)
+  show     the manifest, the resolved provider, model and fallback, and the
+           status of each skill it lists (nothing is activated)
+  prompt   load it as seed 000 does: the skills under "skills" are activated
+           and their bodies join the system prompt after instructions.md
+           (joined by blank lines, in manifest order); then the catalog of its
+           progressive skills (only "deferred_skills" when given); prints both
+           with the token count of each part (o200k). Fails when the total
+           exceeds context_budget, naming the count of every part.
+
+Model: --model > models.preferred > the provider's default; provider:
+--provider > models.provider > claude. Aliases (sonnet, opus, haiku) resolve
+per provider (see the README's model table).
+
+Options:
+  --agents DIR            A folder of agents (repeatable; searched first)
+  --model MODEL           Override the model (alias or model id)
+  --provider PROVIDER     Override the provider: claude, openai or cursor
+  --json                  Print JSON (prompt: name, provider, model, fallback,
+                          systemPrompt, catalog, tokens, contextBudget)
+
+${RUNTIME_OPTIONS_HELP}
+  -h, --help              Show this help
+
+Exit codes:
+  0  listed, shown or printed
+  1  the agent cannot be loaded (an AGENT_* or MODEL_* code says why)
+  2  usage error`,
+    load: async () => import('./commands/agent.js'),
+  },
+  {
+    name: 'tools',
+    summary: 'Show the tool definitions a model would receive',
+    help: `Usage: skillhost tools [options]
+
+The model-facing tools of the runtime, as JSON Schema: activate_skill (the
+catalog's names as an enum while none is hidden by the budget),
+read_skill_resource, run_skill_script and search_skills. No usable skill: no
+tools. A tool the host lacks (--tools) is never offered.
+
+Options:
+  --json                  Print the definitions as JSON
+
+${RUNTIME_OPTIONS_HELP}
+  -h, --help              Show this help
+
+Exit codes:
+  0  printed
+  2  usage error`,
+    load: async () => import('./commands/tools.js'),
+  },
+  {
     name: 'trust',
+
     summary: 'Trust a project folder, so that its project skills load',
     help: `Usage: skillhost trust [DIR]
        skillhost trust --revoke [DIR]

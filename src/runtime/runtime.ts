@@ -289,7 +289,13 @@ export class SkillRuntime {
     return activation;
   }
 
+  /** The file system the runtime reads skills (and agents) through. */
+  get fs(): SkillFileSystem {
+    return this.#options.fs;
+  }
+
   /** The host's side of the policy. */
+
   get policy(): PolicyConfig {
     return this.#options.policy;
   }

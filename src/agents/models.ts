@@ -1,0 +1,134 @@
+import { SkillhostError } from '../errors.js';
+import type { AgentModels } from './manifest.js';
+
+/** A provider skillhost can plan for; `claude` is the default, as seed 000 says. */
+export type ProviderName = 'claude' | 'openai' | 'cursor';
+
+export interface ProviderInfo {
+  readonly name: ProviderName;
+  /** Other spellings that mean this provider. */
+  readonly synonyms: readonly string[];
+  /** The model used when neither the command line nor the manifest names one. */
+  readonly defaultModel: string;
+  /** Aliases → model id. Aliases name tiers, so the same agent works across providers. */
+  readonly aliases: Readonly<Record<string, string>>;
+  /** What a full model id of this provider looks like. */
+  readonly modelId: RegExp;
+}
+
+/**
+ * The one table of providers and model aliases. `sonnet`, `opus` and `haiku` are tiers
+ * (balanced, strongest, fastest) and resolve per provider.
+ */
+export const PROVIDERS: readonly ProviderInfo[] = [
+  {
+    name: 'claude',
+    synonyms: ['anthropic'],
+    defaultModel: 'claude-sonnet-4-5',
+    aliases: {
+      sonnet: 'claude-sonnet-4-5',
+      opus: 'claude-opus-4-5',
+      haiku: 'claude-haiku-4-5',
+    },
+    modelId: /^claude-[a-z0-9][a-z0-9.-]*$/,
+  },
+  {
+    name: 'openai',
+    synonyms: [],
+    defaultModel: 'gpt-5',
+    aliases: {
+      sonnet: 'gpt-5',
+      opus: 'gpt-5-pro',
+      haiku: 'gpt-5-mini',
+      mini: 'gpt-5-mini',
+      nano: 'gpt-5-nano',
+    },
+    modelId: /^(?:gpt-|o[1-9]|chatgpt-)[a-z0-9.-]*$/,
+  },
+  {
+    name: 'cursor',
+    synonyms: ['cursor-agent'],
+    defaultModel: 'auto',
+    aliases: {
+      sonnet: 'sonnet-4.5',
+      opus: 'opus-4.5',
+      haiku: 'haiku-4.5',
+      auto: 'auto',
+    },
+    modelId: /^[a-z0-9][a-z0-9.-]*$/,
+  },
+];
+
+/** The resolved plan: which provider and model to call, and what to fall back to. */
+export interface ModelPlan {
+  readonly provider: ProviderName;
+  readonly providerFrom: 'command line' | 'manifest' | 'default';
+  readonly model: string;
+  readonly modelFrom: 'command line' | 'manifest' | 'default';
+  /** The alias the model was given as, if it was one. */
+  readonly alias?: string;
+  /** The model tried when the preferred one fails, if the manifest names one. */
+  readonly fallback?: string;
+}
+
+/** The provider a name means, or undefined. */
+export function findProvider(name: string): ProviderInfo | undefined {
+  const wanted = name.trim().toLowerCase();
+  return PROVIDERS.find(
+    (provider) => provider.name === wanted || provider.synonyms.includes(wanted),
+  );
+}
+
+function resolveModel(provider: ProviderInfo, model: string): { id: string; alias?: string } {
+  const wanted = model.trim();
+  const alias = provider.aliases[wanted.toLowerCase()];
+  if (alias !== undefined) return { id: alias, alias: wanted.toLowerCase() };
+  if (provider.modelId.test(wanted)) return { id: wanted };
+  throw new SkillhostError(
+    'MODEL_UNKNOWN',
+    `'${wanted.slice(0, 80)}' is not a ${provider.name} model: use an alias (${Object.keys(provider.aliases).join(', ')}) or a ${provider.name} model id`,
+  );
+}
+
+/**
+ * Chooses provider and model by seed 000's precedence: `--provider` > `models.provider` >
+ * `claude`; `--model` > `models.preferred` > the provider's default. Aliases resolve per
+ * provider; the fallback is part of the plan.
+ *
+ * @example resolveModelPlan({ provider: 'claude', preferred: 'sonnet', fallback: 'haiku' }) // claude-sonnet-4-5, fallback claude-haiku-4-5
+ */
+export function resolveModelPlan(
+  models: AgentModels | undefined,
+  overrides: { readonly provider?: string; readonly model?: string } = {},
+): ModelPlan {
+  const providerName = overrides.provider ?? models?.provider;
+  const provider = findProvider(providerName ?? 'claude');
+  if (provider === undefined) {
+    throw new SkillhostError(
+      'MODEL_PROVIDER_UNKNOWN',
+      `Unknown provider '${String(providerName).slice(0, 80)}': use ${PROVIDERS.map((item) => item.name).join(', ')}`,
+    );
+  }
+  const requested = overrides.model ?? models?.preferred;
+  const chosen = resolveModel(provider, requested ?? provider.defaultModel);
+  const fallback =
+    models?.fallback === undefined ? undefined : resolveModel(provider, models.fallback).id;
+  return {
+    provider: provider.name,
+    providerFrom:
+      overrides.provider !== undefined
+        ? 'command line'
+        : models?.provider !== undefined
+          ? 'manifest'
+          : 'default',
+    model: chosen.id,
+    modelFrom:
+      overrides.model !== undefined
+        ? 'command line'
+        : models?.preferred !== undefined
+          ? 'manifest'
+          : 'default',
+    ...(chosen.alias === undefined ? {} : { alias: chosen.alias }),
+    ...(fallback === undefined || fallback === chosen.id ? {} : { fallback }),
+  };
+}

@@ -1,0 +1,33 @@
+import { parseArgs, UsageError } from '../args.js';
+import type { CommandContext } from '../command.js';
+import { printable } from '../printable.js';
+import { openRuntime, RUNTIME_OPTIONS } from '../runtime-options.js';
+
+export function run({ argv, io, deps }: CommandContext): number {
+  const args = parseArgs(argv, RUNTIME_OPTIONS);
+  if (args.positionals.length > 0) throw new UsageError('tools takes no arguments');
+  const { runtime, close } = openRuntime(args, deps, io);
+  try {
+    const tools = runtime.tools();
+    if (args.options.json === true) {
+      io.stdout.write(`${JSON.stringify(tools, null, 2)}\n`);
+      return 0;
+    }
+    if (tools.length === 0) {
+      io.stdout.write('No tools: there is no usable skill to offer.\n');
+      return 0;
+    }
+    for (const tool of tools) {
+      const schema = tool.inputSchema;
+      const fields = Object.entries(schema.properties).map(([field, spec]) => {
+        const type = spec.type === 'array' ? 'string[]' : String(spec.type);
+        const choices = Array.isArray(spec.enum) ? ` one of ${spec.enum.length} names` : '';
+        return `${field}${schema.required.includes(field) ? '' : '?'}: ${type}${choices}`;
+      });
+      io.stdout.write(`${tool.name}(${fields.join(', ')})\n  ${printable(tool.description)}\n`);
+    }
+    return 0;
+  } finally {
+    close();
+  }
+}

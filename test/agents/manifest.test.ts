@@ -1,0 +1,153 @@
+import { describe, expect, it } from 'vitest';
+import { isValidAgentName, parseAgentManifest } from '../../src/agents/manifest.js';
+import { resolveModelPlan } from '../../src/agents/models.js';
+import { joinSystemPrompt } from '../../src/agents/prompt.js';
+import '../../src/index.js';
+
+const FILE = 'agents/code-analyst/agent.yaml';
+
+describe('agent.yaml', () => {
+  it("reads seed 000's fields and deferred_skills", () => {
+    const { manifest, diagnostics } = parseAgentManifest(
+      [
+        'name: code-analyst',
+        'description: "Analyses code"',
+        'models:',
+        '  provider: claude',
+        '  preferred: sonnet',
+        '  fallback: haiku',
+        'context_budget: 8192',
+        'skills:',
+        '  - code-analysis',
+        '  - release-notes',
+        'deferred_skills: [csv-summary]',
+        '',
+      ].join('\n'),
+      FILE,
+      'code-analyst',
+    );
+    expect(diagnostics).toEqual([]);
+    expect(manifest).toEqual({
+      name: 'code-analyst',
+      description: 'Analyses code',
+      models: { provider: 'claude', preferred: 'sonnet', fallback: 'haiku' },
+      contextBudget: 8192,
+      skills: ['code-analysis', 'release-notes'],
+      deferredSkills: ['csv-summary'],
+    });
+  });
+
+  it('reports every problem with file, line and column', () => {
+    const { manifest, diagnostics } = parseAgentManifest(
+      [
+        'name: other-name',
+        'context_budget: lots',
+        'skills: code-analysis',
+        'models:',
+        '  provider: claude',
+        '  temperature: hot',
+        'colour: blue',
+        '',
+      ].join('\n'),
+      FILE,
+      'code-analyst',
+    );
+    expect(manifest).toBeUndefined();
+    expect(diagnostics.map((item) => [item.code, item.severity, item.line, item.column])).toEqual(
+      expect.arrayContaining([
+        ['AGENT_NAME_MISMATCH', 'warning', 1, 7],
+        ['AGENT_FIELD_INVALID', 'error', 2, 17],
+        ['AGENT_FIELD_INVALID', 'error', 3, 9],
+        ['AGENT_FIELD_UNKNOWN', 'warning', 6, 3],
+        ['AGENT_FIELD_UNKNOWN', 'warning', 7, 1],
+      ]),
+    );
+    expect(diagnostics.every((item) => item.file === FILE)).toBe(true);
+  });
+
+  it('needs a name, a mapping, and valid YAML', () => {
+    expect(parseAgentManifest('description: x\n', FILE).diagnostics[0]?.code).toBe(
+      'AGENT_FIELD_MISSING',
+    );
+    expect(parseAgentManifest('name: "  "\n', FILE).diagnostics[0]?.code).toBe(
+      'AGENT_FIELD_MISSING',
+    );
+    expect(parseAgentManifest('- a\n- b\n', FILE).manifest).toBeUndefined();
+    expect(parseAgentManifest('name: [a\n', FILE).manifest).toBeUndefined();
+    expect(parseAgentManifest('name: &a x\nskills: *a\n', FILE).manifest).toBeUndefined();
+    // Only warnings: still a manifest.
+    const warned = parseAgentManifest('name: a\nextra: 1\n', FILE, 'a');
+    expect(warned.manifest?.name).toBe('a');
+    expect(warned.diagnostics.map((item) => item.code)).toEqual(['AGENT_FIELD_UNKNOWN']);
+  });
+
+  it('never takes a path for a name', () => {
+    for (const bad of [
+      '',
+      '.',
+      '..',
+      '../x',
+      'a/b',
+      'a\\b',
+      '.hidden',
+      'a..b',
+      'x\u0000',
+      'a'.repeat(129),
+    ])
+      expect(isValidAgentName(bad), JSON.stringify(bad)).toBe(false);
+    for (const good of ['code-analyst', 'a', 'A_1.v2']) expect(isValidAgentName(good)).toBe(true);
+  });
+});
+
+describe('model resolution', () => {
+  it('follows --model > preferred > default and --provider > manifest > claude', () => {
+    const models = { provider: 'claude', preferred: 'sonnet', fallback: 'haiku' };
+    expect(resolveModelPlan(models)).toMatchObject({
+      provider: 'claude',
+      providerFrom: 'manifest',
+      model: 'claude-sonnet-4-5',
+      modelFrom: 'manifest',
+      alias: 'sonnet',
+      fallback: 'claude-haiku-4-5',
+    });
+    expect(resolveModelPlan(models, { model: 'opus' })).toMatchObject({
+      model: 'claude-opus-4-5',
+      modelFrom: 'command line',
+    });
+    expect(resolveModelPlan(models, { provider: 'openai' })).toMatchObject({
+      provider: 'openai',
+      providerFrom: 'command line',
+      model: 'gpt-5',
+      fallback: 'gpt-5-mini',
+    });
+    expect(resolveModelPlan(undefined)).toMatchObject({
+      provider: 'claude',
+      providerFrom: 'default',
+      model: 'claude-sonnet-4-5',
+      modelFrom: 'default',
+    });
+    expect(resolveModelPlan({ preferred: 'claude-3-7-sonnet-latest' }).model).toBe(
+      'claude-3-7-sonnet-latest',
+    );
+    expect(resolveModelPlan({ provider: 'Anthropic' }).provider).toBe('claude');
+  });
+
+  it('refuses unknown providers and models with codes', () => {
+    expect(() => resolveModelPlan({ provider: 'skynet' })).toThrow(
+      expect.objectContaining({ code: 'MODEL_PROVIDER_UNKNOWN' }),
+    );
+    expect(() => resolveModelPlan({ preferred: 'gpt-5' })).toThrow(
+      expect.objectContaining({ code: 'MODEL_UNKNOWN' }),
+    );
+    expect(() => resolveModelPlan(undefined, { provider: 'openai', model: 'claude-x' })).toThrow(
+      expect.objectContaining({ code: 'MODEL_UNKNOWN' }),
+    );
+  });
+});
+
+describe('the system prompt', () => {
+  it('is instructions + "\\n\\n" + each body, exactly', () => {
+    expect(joinSystemPrompt('I\n', ['A\n', 'B'])).toBe('I\n\n\nA\n\n\nB');
+    expect(joinSystemPrompt('I', [])).toBe('I');
+  });
+});
