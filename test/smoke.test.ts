@@ -40,3 +40,25 @@ describe('the built package', () => {
     expect(typeof node.readSkill).toBe('function');
   });
 });
+
+describe('the main job', () => {
+  it('runs end to end on the examples: agent, route, activate, read, run, prompt, audit', () => {
+    const result = spawnSync(process.execPath, [join(root, 'examples', 'main-job.mjs')], {
+      cwd: root,
+      encoding: 'utf8',
+      env: { PATH: process.env.PATH ?? '/usr/bin:/bin' },
+      timeout: 60_000,
+    });
+    expect(result.stderr).toBe('');
+    expect(result.status).toBe(0);
+    const out = result.stdout;
+    expect(out).toContain('model claude claude-sonnet-4-5 (fallback claude-haiku-4-5)');
+    expect(out).toMatch(/selected: csv-summary, code-analysis/);
+    expect(out).toContain('Lisbon,Portugal,545000,100');
+    expect(out).toContain('population: 1 empty, range 193000..545000');
+    expect(out).toContain('[exit code 0; sandbox: bubblewrap]');
+    expect(out).toMatch(/total \d+ of 8192 \(context_budget\)/);
+    expect(out).toMatch(/script-run · csv-summary/);
+    expect(out).toMatch(/chain: intact \(\d+ records\)/);
+  });
+});

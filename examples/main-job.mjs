@@ -1,0 +1,162 @@
+#!/usr/bin/env node
+// The main job, offline, on the examples: load the seed's code-analyst agent, route a task to
+// skills, activate them, read a resource, run a script in the sandbox, and print the assembled
+// prompt with token counts and the audit trail of what happened. It uses only the public API
+// (`skillhost` and `skillhost/node`), as an application would.
+import { randomUUID } from 'node:crypto';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import {
+  CANONICAL_TOOLS,
+  createSkillRuntime,
+  loadAgent,
+  loadTokenCounter,
+  parseAuditLog,
+  verifyAuditLog,
+} from 'skillhost';
+import {
+  createJsonlAuditSink,
+  nodeRuntimeDeps,
+  probeBubblewrap,
+  readAuditLogFile,
+  sha256,
+} from 'skillhost/node';
+
+const examples = dirname(fileURLToPath(import.meta.url));
+const scratch = mkdtempSync(join(tmpdir(), 'skillhost-main-job-'));
+const auditPath = join(scratch, 'audit.jsonl');
+const task =
+  process.argv[2] ?? 'Summarise the sample CSV data file, then review the code for bugs.';
+
+const heading = (title) => console.log(`\n== ${title}`);
+const indent = (text, lines = 12) => {
+  const all = text.trimEnd().split('\n');
+  const shown = all.slice(0, lines).map((line) => `   ${line}`);
+  if (all.length > lines) shown.push(`   … (${all.length - lines} more lines)`);
+  return shown.join('\n');
+};
+
+const sink = createJsonlAuditSink(auditPath);
+const runtime = createSkillRuntime({
+  sources: [
+    {
+      id: 'examples',
+      kind: 'explicit',
+      root: join(examples, 'skills'),
+      trust: 'trusted',
+      enabled: true,
+    },
+  ],
+  // The host offers every tool; nothing here is denied, scripts still need a grant or a yes.
+  policy: { tools: [...CANONICAL_TOOLS] },
+  audit: { sink, sessionId: randomUUID() },
+  deps: nodeRuntimeDeps({
+    // Stands in for the user at the prompt: this demo approves each run it asks about, once.
+    confirm: async (question) => {
+      console.log(
+        `   ? run ${question.script} of ${question.skill} (${question.reason}) → yes, once`,
+      );
+      return 'yes';
+    },
+  }),
+});
+
+try {
+  heading('1. Load the agent (seed 000): examples/agents/code-analyst');
+  const countTokens = await loadTokenCounter();
+  const agent = loadAgent(
+    runtime,
+    [{ directory: join(examples, 'agents'), kind: 'explicit' }],
+    'code-analyst',
+    {
+      countTokens,
+    },
+  );
+  console.log(
+    `   model ${agent.plan.provider} ${agent.plan.model} (fallback ${agent.plan.fallback ?? 'none'})`,
+  );
+  console.log(`   preloaded skills: ${agent.skills.map((skill) => skill.name).join(', ')}`);
+  console.log(`   progressive skills in its catalog: ${agent.catalogSkills.join(', ')}`);
+
+  heading(`2. Route the task: "${task}"`);
+  const routed = runtime.route(task);
+  for (const candidate of routed.ranked.slice(0, 3))
+    console.log(`   ${candidate.name.padEnd(14)} score ${candidate.score.toFixed(2)}`);
+  console.log(`   selected: ${routed.selected.join(', ') || '(none)'}`);
+
+  heading('3. Activate them, as the model would (activate_skill)');
+  for (const name of routed.selected) {
+    const result = await runtime.callTool('activate_skill', { name });
+    if (result.isError) console.log(`   ${name}: ${result.text}`);
+    else if (result.data.alreadyActive)
+      console.log(`   ${name}: already active (the agent preloaded it)`);
+    else
+      console.log(
+        `   ${name}: ${result.text.length} characters of instructions; files: ${result.data.files.join(', ')}`,
+      );
+  }
+
+  heading('4. Read a resource (read_skill_resource csv-summary assets/sample.csv)');
+  const resource = await runtime.callTool('read_skill_resource', {
+    name: 'csv-summary',
+    path: 'assets/sample.csv',
+  });
+  console.log(indent(resource.text, 4));
+
+  heading('5. Run a script in the sandbox (run_skill_script csv-summary scripts/summarise.mjs)');
+  const sandbox = probeBubblewrap();
+  console.log(`   sandbox: ${sandbox.reason}`);
+  if (!runtime.offered().some((entry) => entry.name === 'csv-summary'))
+    console.log('   (csv-summary is not available)');
+  else {
+    if (!routed.selected.includes('csv-summary'))
+      await runtime.callTool('activate_skill', { name: 'csv-summary' });
+    const run = await runtime.callTool('run_skill_script', {
+      name: 'csv-summary',
+      script: 'scripts/summarise.mjs',
+      args: ['/skill/assets/sample.csv'],
+    });
+    console.log(indent(run.text));
+    if (!run.isError)
+      console.log(
+        `   approved by ${run.data.approvedBy}, sha256 ${run.data.contentHash.slice(0, 16)}…`,
+      );
+  }
+
+  heading('6. The assembled prompt, with token counts (o200k)');
+  console.log(indent(agent.systemPrompt, 8));
+  console.log(indent(agent.catalog, 6));
+  console.log(`   instructions.md ${agent.tokens.instructions}`);
+  for (const [name, count] of Object.entries(agent.tokens.skills))
+    console.log(`   skill ${name} ${count}`);
+  console.log(`   catalog ${agent.tokens.catalog}`);
+  console.log(`   total ${agent.tokens.total} of ${agent.contextBudget} (context_budget)`);
+} finally {
+  runtime.close();
+  sink.close();
+}
+
+heading(`7. The audit trail (${auditPath})`);
+const log = parseAuditLog(readAuditLogFile(auditPath));
+for (const record of log.records) {
+  const calls = record.tool_or_script_calls.map((call) =>
+    `${call.script ?? call.tool ?? ''} ${call.decision ?? ''}`.trim(),
+  );
+  const parts = [
+    `#${record.seq}`,
+    record.event,
+    record.skill_name ?? '',
+    record.triggered_by === null ? '' : `by ${record.triggered_by}`,
+    record.loaded_files.length > 0 ? `read ${record.loaded_files.join(', ')}` : '',
+    calls.join(', '),
+    record.error === null ? '' : `ERROR ${record.error.code}`,
+  ];
+  console.log(`   ${parts.filter((part) => part !== '').join(' · ')}`);
+}
+const verdicts = verifyAuditLog(log, sha256);
+console.log(
+  `   chain: ${verdicts.every((verdict) => verdict.intact) ? 'intact' : 'NOT intact'} (${log.records.length} records)`,
+);
+console.log(`   read it again with: node dist/cli/bin.js audit show --audit-log ${auditPath}`);
