@@ -38,7 +38,19 @@ describe('the built package', () => {
     expect(typeof core.loadSkill).toBe('function');
     expect(typeof node.validatePaths).toBe('function');
     expect(typeof node.readSkill).toBe('function');
+    // Each adapter entry resolves through the package's exports, by the package's own name.
+    const expected: Record<string, string[]> = {
+      'skillhost/ai-sdk': ['skillTools'],
+      'skillhost/anthropic': ['anthropicTools', 'runAnthropicToolUses'],
+      'skillhost/openai': ['openaiTools', 'runOpenAIToolCalls', 'openaiResponsesTools'],
+    };
+    for (const [entry, names] of Object.entries(expected)) {
+      expect(Object.keys(packageJson.exports)).toContain(entry.replace('skillhost', '.'));
+      const module = await import(entry);
+      for (const name of names) expect(typeof module[name], `${entry} ${name}`).toBe('function');
+    }
   });
+
 });
 
 describe('the main job', () => {

@@ -275,7 +275,8 @@ export async function callRuntimeTool(
         }
         return {
           isError: false,
-          text: `${resource.path} is a binary file (${resource.mediaType}, ${resource.size} bytes); its base64 content is in the structured result.`,
+          text: `${resource.path} is a binary file (${resource.mediaType}, ${resource.size} bytes); it is not shown as text. Clients that take structured results receive it as base64.`,
+
           data: {
             path: resource.path,
             mediaType: resource.mediaType,

@@ -1,0 +1,192 @@
+import Anthropic from '@anthropic-ai/sdk';
+import { describe, expect, it } from 'vitest';
+import { anthropicTools, runAnthropicToolUses } from '../../../src/adapters/anthropic/index.js';
+import { type ScriptedTurn, startModelServer } from '../../helpers/model-servers.js';
+import { world } from '../../helpers/runtime.js';
+
+const FILES = {
+  'scripts/report.sh': '#!/bin/sh\necho "report for $*"\n',
+  'references/guide.md': '# Guide\n\nRun scripts/report.sh with the period.\n',
+};
+
+function reportWorld() {
+  return world({ files: FILES, allowedTools: 'Bash(sh scripts/report.sh:*)' });
+}
+
+/** Runs a conversation as a host would: call tools until the model answers with text. */
+async function converse(
+  runtime: ReturnType<typeof reportWorld>['runtime'],
+  turns: readonly ScriptedTurn[],
+) {
+  const server = await startModelServer({ anthropic: turns });
+  const client = new Anthropic({ apiKey: 'test-key', baseURL: server.url, maxRetries: 0 });
+  const tools: Anthropic.Messages.Tool[] = anthropicTools(runtime);
+  const messages: Anthropic.Messages.MessageParam[] = [
+    { role: 'user', content: 'Make the monthly report.' },
+  ];
+  let reply: Anthropic.Messages.Message | undefined;
+  for (let turn = 0; turn < turns.length; turn += 1) {
+    reply = await client.messages.create({
+      model: 'claude-test',
+      max_tokens: 1024,
+      system: runtime.catalog().text,
+      tools,
+      messages,
+    });
+    messages.push({ role: 'assistant', content: reply.content });
+    if (reply.stop_reason !== 'tool_use') break;
+    const results: Anthropic.Messages.ToolResultBlockParam[] = await runAnthropicToolUses(
+      runtime,
+      reply.content,
+    );
+    messages.push({ role: 'user', content: results });
+  }
+  return { server, reply };
+}
+
+/** The tool_result blocks the server received in the last user message of a request. */
+function resultsSent(body: { messages: Array<{ role: string; content: unknown }> }) {
+  return body.messages.at(-1)?.content;
+}
+
+describe('skillhost/anthropic over the real Anthropic client and HTTP', () => {
+  it('defines the tools exactly as the runtime does', () => {
+    const { runtime } = reportWorld();
+    expect(anthropicTools(runtime)).toEqual(
+      runtime.tools().map((tool) => ({
+        name: tool.name,
+        description: tool.description,
+        input_schema: tool.inputSchema,
+      })),
+    );
+  });
+
+  it('activates a skill, runs its script and reads a reference in a full round trip', async () => {
+    const w = reportWorld();
+    const { server, reply } = await converse(w.runtime, [
+      { toolCalls: [{ id: 'toolu_1', name: 'activate_skill', input: { name: 'tool' } }] },
+      {
+        toolCalls: [
+          {
+            id: 'toolu_2',
+            name: 'run_skill_script',
+            input: { name: 'tool', script: 'scripts/report.sh', args: ['March 2025'] },
+          },
+          {
+            id: 'toolu_3',
+            name: 'read_skill_resource',
+            input: { name: 'tool', path: 'references/guide.md' },
+          },
+        ],
+      },
+      { text: 'The March report is ready.' },
+    ]);
+
+    expect(reply?.content).toEqual([{ type: 'text', text: 'The March report is ready.' }]);
+    expect(server.requests).toHaveLength(3);
+    const expectedTools = JSON.parse(JSON.stringify(anthropicTools(w.runtime)));
+    for (const request of server.requests) {
+      expect(request.headers['user-agent']).toMatch(/^Anthropic\/JS /);
+      expect(request.body.tools).toEqual(expectedTools);
+    }
+    expect(server.requests[0]?.body.system).toBe(w.runtime.catalog().text);
+
+    expect(resultsSent(server.requests[1]?.body)).toEqual([
+      {
+        type: 'tool_result',
+        tool_use_id: 'toolu_1',
+        content: expect.stringContaining('Do the thing.'),
+        is_error: false,
+      },
+    ]);
+    expect(resultsSent(server.requests[2]?.body)).toEqual([
+      {
+        type: 'tool_result',
+        tool_use_id: 'toolu_2',
+        content: expect.stringContaining('report for March 2025'),
+        is_error: false,
+      },
+      {
+        type: 'tool_result',
+        tool_use_id: 'toolu_3',
+        content: FILES['references/guide.md'],
+        is_error: false,
+      },
+    ]);
+
+    const events = w.records().map((record) => record.event);
+    expect(events).toContain('script-run');
+    expect(w.records().find((record) => record.event === 'skill-activate')).toMatchObject({
+      skill_name: 'tool',
+      triggered_by: 'model',
+    });
+    expect(w.intact()).toBe(true);
+  });
+
+  it('answers bad calls with is_error results the model receives', async () => {
+    const w = reportWorld();
+    const { server, reply } = await converse(w.runtime, [
+      {
+        toolCalls: [
+          { id: 'toolu_1', name: 'delete_everything', input: {} },
+          { id: 'toolu_2', name: 'activate_skill', input: { name: 42 } },
+          { id: 'toolu_3', name: 'read_skill_resource', input: { name: 'tool', path: '../x' } },
+        ],
+      },
+      { text: 'I could not do that.' },
+    ]);
+
+    expect(reply?.stop_reason).toBe('end_turn');
+    const sent = resultsSent(server.requests[1]?.body) as Array<Record<string, unknown>>;
+    expect(sent.map((block) => [block.tool_use_id, block.is_error])).toEqual([
+      ['toolu_1', true],
+      ['toolu_2', true],
+      ['toolu_3', true],
+    ]);
+    expect(sent[0]?.content).toContain('TOOL_UNKNOWN');
+    expect(sent[1]?.content).toContain('TOOL_INPUT_INVALID');
+    expect(w.records().some((record) => record.event === 'skill-activate')).toBe(false);
+  });
+
+  it('leaves the host its own tools when told to skip them', async () => {
+    const { runtime } = reportWorld();
+    const content = [
+      { type: 'text', text: 'Let me look.' },
+      { type: 'tool_use', id: 'toolu_1', name: 'get_weather', input: { city: 'Oslo' } },
+      { type: 'tool_use', id: 'toolu_2', name: 'activate_skill', input: { name: 'tool' } },
+    ];
+    const skipped = await runAnthropicToolUses(runtime, content, { otherTools: 'skip' });
+    expect(skipped.map((block) => [block.tool_use_id, block.is_error])).toEqual([
+      ['toolu_2', false],
+    ]);
+    const answered = await runAnthropicToolUses(runtime, content);
+    expect(answered.map((block) => [block.tool_use_id, block.is_error])).toEqual([
+      ['toolu_1', true],
+      ['toolu_2', false],
+    ]);
+  });
+
+  it('talks to a server that, like the real API, refuses a tool_use left without its result', async () => {
+    const server = await startModelServer({ anthropic: [{ text: 'unreachable' }] });
+    const client = new Anthropic({ apiKey: 'test-key', baseURL: server.url, maxRetries: 0 });
+    const request = client.messages.create({
+      model: 'claude-test',
+      max_tokens: 1024,
+      messages: [
+        { role: 'user', content: 'Go.' },
+        {
+          role: 'assistant',
+          content: [{ type: 'tool_use', id: 'toolu_9', name: 'activate_skill', input: {} }],
+        },
+        { role: 'user', content: 'Never mind.' },
+      ],
+    });
+    await expect(request).rejects.toBeInstanceOf(Anthropic.BadRequestError);
+    await expect(request).rejects.toThrow(/toolu_9/);
+  });
+
+  it('offers no tools without a usable skill', () => {
+    const { runtime } = world({ options: { scope: [] } });
+    expect(anthropicTools(runtime)).toEqual([]);
+  });
+});
