@@ -43,6 +43,7 @@ describe('the built package', () => {
       'skillhost/ai-sdk': ['skillTools'],
       'skillhost/anthropic': ['anthropicTools', 'runAnthropicToolUses'],
       'skillhost/openai': ['openaiTools', 'runOpenAIToolCalls', 'openaiResponsesTools'],
+      'skillhost/mcp': ['createMcpServer', 'serveStdio', 'serveHttp'],
     };
     for (const [entry, names] of Object.entries(expected)) {
       expect(Object.keys(packageJson.exports)).toContain(entry.replace('skillhost', '.'));
@@ -50,7 +51,6 @@ describe('the built package', () => {
       for (const name of names) expect(typeof module[name], `${entry} ${name}`).toBe('function');
     }
   });
-
 });
 
 describe('the main job', () => {

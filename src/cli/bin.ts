@@ -4,7 +4,8 @@
 import { createNodeCliDeps, createTerminalInput, prepareCliProcess } from '../node/cli-deps.js';
 import { cli } from './index.js';
 
-prepareCliProcess();
+prepareCliProcess(process.argv.slice(2));
+
 const io = { stdout: process.stdout, stderr: process.stderr, stdin: createTerminalInput() };
 
 process.exitCode = await cli(process.argv.slice(2), io, createNodeCliDeps());

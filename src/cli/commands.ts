@@ -350,6 +350,51 @@ Exit codes:
     load: async () => import('./commands/tools.js'),
   },
   {
+    name: 'mcp',
+    summary: 'Serve the skills as an MCP server (stdio or Streamable HTTP)',
+    help: `Usage: skillhost mcp [--http PORT] [--host HOST] [options]
+
+Serve the skills over the Model Context Protocol: on stdin and stdout by
+default, or over Streamable HTTP with --http. A client gets:
+  tools          activate_skill, read_skill_resource, run_skill_script and
+                 search_skills, as the runtime offers them
+  resources      each skill's files, as skill://NAME/PATH, read within the
+                 same bounds as skillhost read
+  prompts        one per skill; getting it activates the skill for the user
+  instructions   the catalog of usable skills
+  skills         the MCP skills extension (skills/list, skills/get,
+                 resources/directory/read)
+The sources are watched, and clients are told when skills are added, changed
+or removed. Every activation, read and script run goes through the policy and
+into the audit log, as with the other commands.
+
+The server asks no one: nothing is confirmed at a terminal, so a script runs
+only when the policy pre-approves it (a trusted skill's allowed-tools, e.g.
+Bash(sh scripts/run.sh:*)) or it was approved "always" before (skillhost run);
+otherwise the call returns PERMISSION_REQUIRED.
+
+Over stdio, only protocol messages are written to stdout; notes go to stderr.
+Over HTTP the server listens at http://HOST:PORT/mcp (printed on stderr), on
+127.0.0.1 unless --host says otherwise; Host and Origin must then be local.
+There is no authentication: bind another address only on a trusted network.
+
+Options:
+  --http PORT             Serve Streamable HTTP on PORT (0: any free port)
+  --host HOST             The address to bind with --http (default 127.0.0.1)
+  --no-watch              Do not watch the sources for changes
+
+${RUNTIME_OPTIONS_HELP}
+  -h, --help              Show this help
+
+Exit codes:
+  0  the client closed the connection (stdio), or the server was stopped
+     (SIGINT or SIGTERM)
+  1  the server could not start: the port is taken or not allowed, or the
+     audit log cannot be opened
+  2  usage error`,
+    load: async () => import('./commands/mcp.js'),
+  },
+  {
     name: 'trust',
 
     summary: 'Trust a project folder, so that its project skills load',

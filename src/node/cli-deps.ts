@@ -32,9 +32,11 @@ export interface NodeCliDeps {
  * Tunes this process for a short command over possibly many files: V8's young generation is
  * kept from growing. A command that keeps ten thousand skills would otherwise let it grow to
  * 32 MB, which is most of its peak memory; kept small, the peak stays near the I/O floor's.
- * Only the CLI calls this: a library never changes its host's V8 settings.
+ * Only the CLI calls this: a library never changes its host's V8 settings. A long-running server
+ * (`skillhost mcp`) is left alone: there, a grown young generation saves time on every call.
  */
-export function prepareCliProcess(): void {
+export function prepareCliProcess(argv: readonly string[] = []): void {
+  if (argv[0] === 'mcp') return;
   setFlagsFromString('--semi-space-growth-factor=1');
 }
 

@@ -37,7 +37,14 @@ export {
 } from './config.js';
 export { createNodeFileSystem, isInside } from './fs.js';
 export { sha256 } from './hash.js';
+export {
+  type HttpListener,
+  type IncomingMessage,
+  listenHttp,
+  type ServerResponse,
+} from './http.js';
 export { nodeRuntimeDeps } from './runtime-deps.js';
+
 export { createSandboxRunner, probeBubblewrap, type SandboxOptions } from './sandbox.js';
 
 export { createChokidarWatcher } from './watch.js';

@@ -57,6 +57,14 @@ function hostHas(runtime: SkillRuntime, tool: RuntimeToolName): boolean {
   return runtime.policy.tools.some((name) => (canonicalTool(name) ?? name) === tool);
 }
 
+/** The names of the tools offered, without building their definitions (no catalog rendering). */
+function offeredToolNames(runtime: SkillRuntime): RuntimeToolName[] {
+  if (runtime.offered().length === 0) return [];
+  return ORDER.filter(
+    (name) => hostHas(runtime, name) && (name !== 'run_skill_script' || runtime.canRunScripts),
+  );
+}
+
 /**
  * The tools a model receives: none without a usable skill; only those the host's tool set holds
  * (a tool the host lacks is never offered); `run_skill_script` only with a script runner.
@@ -148,9 +156,7 @@ export function runtimeTools(runtime: SkillRuntime): ToolDefinition[] {
       },
     },
   };
-  return ORDER.filter(
-    (name) => hostHas(runtime, name) && (name !== 'run_skill_script' || runtime.canRunScripts),
-  ).map((name) => definitions[name]);
+  return offeredToolNames(runtime).map((name) => definitions[name]);
 }
 
 function invalid(message: string): never {
@@ -223,7 +229,8 @@ export async function callRuntimeTool(
   input: unknown,
 ): Promise<ToolCallResult> {
   try {
-    const offered = runtimeTools(runtime).some((tool) => tool.name === name);
+    const offered = offeredToolNames(runtime).includes(name as RuntimeToolName);
+
     if (!offered) {
       throw new SkillhostError(
         'TOOL_UNKNOWN',

@@ -1,0 +1,97 @@
+import { integerOption, parseArgs, UsageError } from '../args.js';
+import type { CommandContext } from '../command.js';
+import { printable } from '../printable.js';
+import { openRuntime, RUNTIME_OPTIONS } from '../runtime-options.js';
+import { VERSION } from '../version.js';
+
+/** Exit code when the server cannot start (the port is taken, say). */
+const CANNOT_START = 1;
+
+const LOOPBACK = new Set(['127.0.0.1', 'localhost', '::1', '[::1]']);
+
+/**
+ * Settles on SIGINT or SIGTERM. A server runs until it is told to stop; the signal is taken
+ * here so that the audit session is closed and the log ends cleanly.
+ */
+function stopSignal(): { readonly stopped: Promise<void>; dispose(): void } {
+  let dispose = () => {};
+  const stopped = new Promise<void>((resolve) => {
+    const stop = () => resolve();
+    process.once('SIGINT', stop);
+    process.once('SIGTERM', stop);
+    dispose = () => {
+      process.off('SIGINT', stop);
+      process.off('SIGTERM', stop);
+    };
+  });
+  return { stopped, dispose };
+}
+
+function listenFailure(error: unknown): string | undefined {
+  if (!(error instanceof Error)) return undefined;
+  const code = (error as { code?: unknown }).code;
+  return typeof code === 'string' && /^E[A-Z]+$/.test(code) ? error.message : undefined;
+}
+
+export async function run({ argv, io, deps }: CommandContext): Promise<number> {
+  const args = parseArgs(argv, {
+    ...RUNTIME_OPTIONS,
+    http: { type: 'string' },
+    host: { type: 'string' },
+    watch: { type: 'boolean', negatable: true },
+  });
+  if (args.positionals.length > 0 || args.rest.length > 0)
+    throw new UsageError('mcp takes options only');
+  const port =
+    args.options.http === undefined ? undefined : integerOption(args.options.http, 'http', 0);
+  if (port !== undefined && port > 65535)
+    throw new UsageError('--http needs a port from 0 to 65535');
+  const host = args.options.host === undefined ? undefined : String(args.options.host);
+  if (host !== undefined && port === undefined) throw new UsageError('--host needs --http');
+  if (host === '') throw new UsageError('--host needs an address');
+
+  // Never the terminal: in stdio mode stdin carries the protocol, and a server asks no one.
+  const opened = openRuntime(args, deps, { stdout: io.stdout, stderr: io.stderr });
+  const signal = stopSignal();
+  try {
+    const mcp = await import('../../adapters/mcp/index.js');
+    const options = {
+      name: 'skillhost',
+      version: VERSION,
+      watch: args.options.watch !== false,
+      onError: (error: Error) => io.stderr.write(`skillhost mcp: ${printable(error.message)}\n`),
+    };
+    if (port === undefined) {
+      const serving = await mcp.serveStdio(opened.runtime, options);
+      await Promise.race([serving.closed, signal.stopped]);
+      await serving.close();
+      return 0;
+    }
+    let serving: Awaited<ReturnType<typeof mcp.serveHttp>>;
+    try {
+      serving = await mcp.serveHttp(opened.runtime, {
+        ...options,
+        port,
+        ...(host === undefined ? {} : { host }),
+      });
+    } catch (error) {
+      const reason = listenFailure(error);
+      if (reason === undefined) throw error;
+      io.stderr.write(
+        `skillhost: error: cannot serve on ${printable(host ?? '127.0.0.1')}:${port}: ${printable(reason)}\n`,
+      );
+      return CANNOT_START;
+    }
+    io.stderr.write(`skillhost mcp: serving MCP at ${serving.url}\n`);
+    if (!LOOPBACK.has(serving.host))
+      io.stderr.write(
+        `skillhost mcp: ${printable(serving.host)} is not a loopback address, and the server has no authentication\n`,
+      );
+    await signal.stopped;
+    await serving.close();
+    return 0;
+  } finally {
+    signal.dispose();
+    opened.close();
+  }
+}

@@ -1,0 +1,124 @@
+import { Client, InMemoryTransport } from '@modelcontextprotocol/client';
+import { afterEach, describe, expect, it } from 'vitest';
+import { createMcpServer, type McpServerOptions } from '../../../src/adapters/mcp/index.js';
+import { parseAuditLog } from '../../../src/audit/reader.js';
+import { MemoryAuditSink } from '../../../src/audit/trail.js';
+import type { DirectoryWatcher } from '../../../src/deps.js';
+import { createNodeFileSystem } from '../../../src/node/fs.js';
+import { sha256 } from '../../../src/node/hash.js';
+import { CANONICAL_TOOLS } from '../../../src/policy/tools.js';
+import { type RuntimeOptions, SkillRuntime } from '../../../src/runtime/runtime.js';
+import { tempDir } from '../../helpers/temp.js';
+import { addSkill, rejection, Scratch, type SkillTree, skillTree, textOf } from './fixture.js';
+
+const scratch = new Scratch();
+const open: Array<() => Promise<void>> = [];
+
+afterEach(async () => {
+  for (const close of open.splice(0)) await close();
+  scratch.removeAll();
+});
+
+/** A runtime over the fixture skills (no script runner), served in memory to a real client. */
+async function connect(
+  options: { runtime?: Partial<RuntimeOptions>; server?: McpServerOptions; tree?: SkillTree } = {},
+) {
+  const tree = options.tree ?? skillTree(scratch);
+  const sink = new MemoryAuditSink();
+  const runtime = SkillRuntime.open({
+    fs: createNodeFileSystem(),
+    sources: [{ id: 'test', kind: 'explicit', root: tree.skills, trust: 'trusted', enabled: true }],
+    hash: sha256,
+    policy: { tools: [...CANONICAL_TOOLS] },
+    audit: { sink, sessionId: 'server-test' },
+    now: () => new Date(),
+    ...options.runtime,
+  });
+  const server = createMcpServer(runtime, options.server);
+  const client = new Client({ name: 'skillhost-test', version: '1.0.0' });
+  const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+  await server.connect(serverSide);
+  await client.connect(clientSide);
+  open.push(async () => {
+    await client.close();
+    runtime.close();
+  });
+  return { tree, runtime, client, records: () => parseAuditLog(sink.text).records };
+}
+
+describe('createMcpServer', () => {
+  it('serves only the skills in the runtime scope, whatever the URI or prompt names', async () => {
+    const { client, records } = await connect({ runtime: { scope: ['notes'] } });
+    expect((await client.listPrompts()).prompts.map((prompt) => prompt.name)).toEqual(['notes']);
+    const { resources } = await client.listResources();
+    expect(resources.map((resource) => resource.uri)).toEqual(['skill://notes/SKILL.md']);
+    const read = await rejection(client.readResource({ uri: 'skill://hello/SKILL.md' }));
+    expect(read.message).toContain('SKILL_NOT_FOUND');
+    const prompt = await rejection(client.getPrompt({ name: 'hello' }));
+    expect(prompt.message).toContain('SKILL_NOT_FOUND');
+    const refused = records().filter((record) => record.error?.code === 'SKILL_NOT_FOUND');
+    expect(refused.map((record) => record.event).sort()).toEqual([
+      'resource-read',
+      'skill-activate',
+    ]);
+  });
+
+  it("applies the host's policy to resource reads and prompts", async () => {
+    const { client } = await connect({
+      runtime: { policy: { tools: ['search_skills'] } },
+    });
+    const { tools } = await client.listTools();
+    expect(tools.map((tool) => tool.name)).toEqual(['search_skills']);
+    const read = await rejection(client.readResource({ uri: 'skill://hello/SKILL.md' }));
+    expect(read.message).toContain('PERMISSION_DENIED');
+    const prompt = await rejection(client.getPrompt({ name: 'hello' }));
+    expect(prompt.message).toContain('PERMISSION_DENIED');
+  });
+
+  it('caps the resource listing', async () => {
+    const { client } = await connect({ server: { maxListedResources: 3 } });
+    const { resources } = await client.listResources();
+    expect(resources).toHaveLength(3);
+  });
+
+  it('offers no tools and says so when no skill is usable', async () => {
+    const empty = tempDir('skillhost-mcp-empty-');
+    const { client } = await connect({ tree: { root: empty, skills: empty } });
+    expect((await client.listTools()).tools).toEqual([]);
+    expect(client.getInstructions()).toContain('No skill is available.');
+    const call = await client.callTool({ name: 'activate_skill', arguments: { name: 'x' } });
+    expect(call.isError).toBe(true);
+    expect(textOf(call)).toContain('TOOL_UNKNOWN');
+  });
+
+  it('without a script runner, run_skill_script is not offered', async () => {
+    const { client } = await connect();
+    const names = (await client.listTools()).tools.map((tool) => tool.name);
+    expect(names).not.toContain('run_skill_script');
+    const run = await client.callTool({
+      name: 'run_skill_script',
+      arguments: { name: 'hello', script: 'scripts/greet.sh' },
+    });
+    expect(run.structuredContent).toEqual({ code: 'TOOL_UNKNOWN' });
+  });
+
+  it('with watch, tells the client of every registry change the watcher reports', async () => {
+    let notify: (path: string) => void = () => {};
+    const watcher: DirectoryWatcher = (_roots, onChange) => {
+      notify = onChange;
+      return { close: async () => {} };
+    };
+    const tree = skillTree(scratch);
+    const { client } = await connect({ tree, server: { watch: true, watcher } });
+    const heard = new Promise<void>((resolve) => {
+      client.setNotificationHandler('notifications/prompts/list_changed', () => resolve());
+    });
+    addSkill(tree, 'later');
+    notify(tree.skills);
+    await heard;
+    const { prompts } = await client.listPrompts();
+    expect(prompts.map((prompt) => prompt.name)).toContain('later');
+    const { tools } = await client.listTools();
+    expect(JSON.stringify(tools)).toContain('"later"');
+  });
+});
