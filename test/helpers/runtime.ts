@@ -128,3 +128,14 @@ export async function runTool(
 }
 
 export const skillDir = (w: World, name = 'tool') => join(w.root, name);
+
+/** The adapters' fixture files: a report script and a guide that names it. */
+export const REPORT_FILES: Readonly<Record<string, string>> = {
+  'scripts/report.sh': '#!/bin/sh\necho "report for $*"\n',
+  'references/guide.md': '# Guide\n\nRun scripts/report.sh with the period.\n',
+};
+
+/** Skill `tool` with the report files, its script pre-approved by its allowed-tools. */
+export function reportWorld(): World {
+  return world({ files: REPORT_FILES, allowedTools: 'Bash(sh scripts/report.sh:*)' });
+}

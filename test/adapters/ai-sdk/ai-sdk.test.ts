@@ -3,16 +3,7 @@ import { generateText, stepCountIs } from 'ai';
 import { MockLanguageModelV3 } from 'ai/test';
 import { describe, expect, it } from 'vitest';
 import { SkillToolError, skillTools } from '../../../src/adapters/ai-sdk/index.js';
-import { world } from '../../helpers/runtime.js';
-
-const FILES = {
-  'scripts/report.sh': '#!/bin/sh\necho "report for $*"\n',
-  'references/guide.md': '# Guide\n\nRun scripts/report.sh with the period.\n',
-};
-
-function reportWorld() {
-  return world({ files: FILES, allowedTools: 'Bash(sh scripts/report.sh:*)' });
-}
+import { REPORT_FILES, reportWorld, world } from '../../helpers/runtime.js';
 
 const USAGE: LanguageModelV3GenerateResult['usage'] = {
   inputTokens: { total: 10, noCache: 10, cacheRead: undefined, cacheWrite: undefined },
@@ -105,7 +96,10 @@ describe('skillhost/ai-sdk with generateText', () => {
       text: expect.stringContaining('report for March 2025'),
       data: { exitCode: 0, sandbox: 'bubblewrap', approvedBy: 'policy' },
     });
-    expect(read?.output).toMatchObject({ isError: false, text: FILES['references/guide.md'] });
+    expect(read?.output).toMatchObject({
+      isError: false,
+      text: REPORT_FILES['references/guide.md'],
+    });
 
     // The model reads text, not the structured result.
     expect(toolResultsSeen(model, 1)).toEqual([
@@ -116,7 +110,7 @@ describe('skillhost/ai-sdk with generateText', () => {
       }),
     ]);
     expect(toolResultsSeen(model, 2).find((part) => part.toolCallId === 'call-3')).toMatchObject({
-      output: { type: 'text', value: FILES['references/guide.md'] },
+      output: { type: 'text', value: REPORT_FILES['references/guide.md'] },
     });
 
     expect(w.records().find((record) => record.event === 'skill-activate')).toMatchObject({

@@ -2,16 +2,7 @@ import Anthropic from '@anthropic-ai/sdk';
 import { describe, expect, it } from 'vitest';
 import { anthropicTools, runAnthropicToolUses } from '../../../src/adapters/anthropic/index.js';
 import { type ScriptedTurn, startModelServer } from '../../helpers/model-servers.js';
-import { world } from '../../helpers/runtime.js';
-
-const FILES = {
-  'scripts/report.sh': '#!/bin/sh\necho "report for $*"\n',
-  'references/guide.md': '# Guide\n\nRun scripts/report.sh with the period.\n',
-};
-
-function reportWorld() {
-  return world({ files: FILES, allowedTools: 'Bash(sh scripts/report.sh:*)' });
-}
+import { REPORT_FILES, reportWorld, world } from '../../helpers/runtime.js';
 
 /** Runs a conversation as a host would: call tools until the model answers with text. */
 async function converse(
@@ -109,7 +100,7 @@ describe('skillhost/anthropic over the real Anthropic client and HTTP', () => {
       {
         type: 'tool_result',
         tool_use_id: 'toolu_3',
-        content: FILES['references/guide.md'],
+        content: REPORT_FILES['references/guide.md'],
         is_error: false,
       },
     ]);

@@ -2,16 +2,7 @@ import OpenAI from 'openai';
 import { describe, expect, it } from 'vitest';
 import { openaiTools, runOpenAIToolCalls } from '../../../src/adapters/openai/index.js';
 import { type ScriptedTurn, startModelServer } from '../../helpers/model-servers.js';
-import { world } from '../../helpers/runtime.js';
-
-const FILES = {
-  'scripts/report.sh': '#!/bin/sh\necho "report for $*"\n',
-  'references/guide.md': '# Guide\n\nRun scripts/report.sh with the period.\n',
-};
-
-function reportWorld() {
-  return world({ files: FILES, allowedTools: 'Bash(sh scripts/report.sh:*)' });
-}
+import { REPORT_FILES, reportWorld } from '../../helpers/runtime.js';
 
 /** Runs a conversation as a host would: call tools until the model answers with text. */
 async function converse(
@@ -98,7 +89,7 @@ describe('skillhost/openai Chat Completions over the real OpenAI client and HTTP
         tool_call_id: 'call_2',
         content: expect.stringContaining('report for March 2025'),
       },
-      { role: 'tool', tool_call_id: 'call_3', content: FILES['references/guide.md'] },
+      { role: 'tool', tool_call_id: 'call_3', content: REPORT_FILES['references/guide.md'] },
     ]);
     expect(w.records().find((record) => record.event === 'skill-activate')).toMatchObject({
       skill_name: 'tool',

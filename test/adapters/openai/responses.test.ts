@@ -5,16 +5,7 @@ import {
   runOpenAIFunctionCalls,
 } from '../../../src/adapters/openai/index.js';
 import { type ScriptedTurn, startModelServer } from '../../helpers/model-servers.js';
-import { world } from '../../helpers/runtime.js';
-
-const FILES = {
-  'scripts/report.sh': '#!/bin/sh\necho "report for $*"\n',
-  'references/guide.md': '# Guide\n\nRun scripts/report.sh with the period.\n',
-};
-
-function reportWorld() {
-  return world({ files: FILES, allowedTools: 'Bash(sh scripts/report.sh:*)' });
-}
+import { reportWorld } from '../../helpers/runtime.js';
 
 /** Runs a conversation as a host would, sending the whole input each time (nothing stored). */
 async function converse(
