@@ -12,7 +12,7 @@ import {
   type Diagnostic,
   hasErrors,
 } from '../diagnostics.js';
-import { baseName, isWithinPath, joinPath } from '../paths.js';
+import { baseName, joinPath } from '../paths.js';
 import { DEFAULT_READ_LIMITS, type ReadLimits } from '../spec/limits.js';
 import { type SkillMetadata, toSkillMetadata } from '../spec/load.js';
 import { parseSkill } from '../spec/parse.js';
@@ -20,7 +20,7 @@ import { decodeSkillText } from '../spec/text.js';
 import { checkFrontmatterFields } from '../spec/validate-fields.js';
 import { checkAllowedTools } from './grant-checks.js';
 import type { SkillSource } from './sources.js';
-import { findSkillFileEntry } from './walk.js';
+import { descendInto, findSkillFileEntry } from './walk.js';
 
 /** What identifies a file's version: any change to it changes one of these. */
 export interface FileIdentity {
@@ -331,43 +331,16 @@ export function scanSource(
     }
     for (const { name, kind } of record.children) {
       const child = joinPath(path, name);
-      // Without links on the way, the real path is the path: keep one string for both.
-      let childReal = realPath === path ? child : joinPath(realPath, name);
-      if (kind === 'symlink') {
-        const followed = fs.status(child, true);
-        if (followed === undefined || followed.kind !== 'directory') continue;
-        if (!followSymlinks) {
-          report(
-            'WALK_SYMLINK_SKIPPED',
-            'Linked directory not followed (links are not followed by default)',
-            child,
-            false,
-          );
-          continue;
-        }
-        const real = fs.realPath(child);
-        if (real === undefined) continue;
-        if (isWithinPath(real, realPath) || visitedReal.has(real)) {
-          report(
-            'WALK_SYMLINK_LOOP',
-            'Linked directory leads back into a directory already searched; skipped',
-            child,
-            false,
-          );
-          continue;
-        }
-        childReal = real;
-      }
-      if (depth + 1 > maxDepth) {
-        report(
-          'WALK_DEPTH_LIMIT',
-          `Directories deeper than ${maxDepth} levels were not searched`,
-          child,
-          true,
-        );
-        continue;
-      }
-      visitedReal.add(childReal);
+      const childReal = descendInto(
+        fs,
+        // Without links on the way, the real path is the path: keep one string for both.
+        { path: child, real: realPath === path ? child : joinPath(realPath, name), kind },
+        realPath,
+        depth,
+        { followSymlinks, maxDepth, visitedReal },
+        report,
+      );
+      if (childReal === undefined) continue;
       visit(child, childReal, depth + 1);
       if (stopped) break;
     }

@@ -79,6 +79,65 @@ function makeListed(frame: SkillFrame): (relativePath: string) => boolean | unde
  * (the root included). Bounded in depth and directory count, skips `.git` and `node_modules`,
  * follows linked directories without looping, and reports what it skipped.
  */
+/** Reports a walk problem: code, message, path, and whether to report the code only once. */
+export type WalkReport = (code: Code, message: string, path: string, once: boolean) => void;
+
+/**
+ * The one rule for descending into a child folder, shared by the tree walk and discovery: a link
+ * is followed only when allowed, to a directory, and never back into what was already searched;
+ * nothing deeper than the depth limit. Returns the child's real path, or undefined to skip it.
+ */
+export function descendInto(
+  fs: SkillFileSystem,
+  child: { readonly path: string; readonly real: string; readonly kind: EntryKind },
+  parentReal: string,
+  depth: number,
+  options: {
+    readonly followSymlinks: boolean;
+    readonly maxDepth: number;
+    readonly visitedReal: Set<string>;
+  },
+  report: WalkReport,
+): string | undefined {
+  let real = child.real;
+  if (child.kind === 'symlink') {
+    const target = fs.status(child.path, true);
+    if (target === undefined || target.kind !== 'directory') return undefined;
+    if (!options.followSymlinks) {
+      report(
+        'WALK_SYMLINK_SKIPPED',
+        'Linked directory not followed; follow links explicitly to search it',
+        child.path,
+        false,
+      );
+      return undefined;
+    }
+    const resolved = fs.realPath(child.path);
+    if (resolved === undefined) return undefined;
+    if (isWithinPath(resolved, parentReal) || options.visitedReal.has(resolved)) {
+      report(
+        'WALK_SYMLINK_LOOP',
+        'Linked directory leads back into a directory already searched; skipped',
+        child.path,
+        false,
+      );
+      return undefined;
+    }
+    real = resolved;
+  }
+  if (depth + 1 > options.maxDepth) {
+    report(
+      'WALK_DEPTH_LIMIT',
+      `Directories deeper than ${options.maxDepth} levels were not searched`,
+      child.path,
+      true,
+    );
+    return undefined;
+  }
+  options.visitedReal.add(real);
+  return real;
+}
+
 export function walkSkillTree(
   fs: SkillFileSystem,
   root: string,
@@ -150,42 +209,15 @@ export function walkSkillTree(
       if (entry.kind !== 'directory' && entry.kind !== 'symlink') continue;
       if (skipNames.has(entry.name)) continue;
       const child = joinPath(directory, entry.name);
-      let childReal = joinPath(realDirectory, entry.name);
-      if (entry.kind === 'symlink') {
-        const target = fs.status(child, true);
-        if (target === undefined || target.kind !== 'directory') continue;
-        if (!followSymlinks) {
-          report(
-            'WALK_SYMLINK_SKIPPED',
-            'Linked directory not followed; follow links explicitly to search it',
-            child,
-            false,
-          );
-          continue;
-        }
-        const real = fs.realPath(child);
-        if (real === undefined) continue;
-        if (isWithinPath(real, realDirectory) || visitedReal.has(real)) {
-          report(
-            'WALK_SYMLINK_LOOP',
-            'Linked directory leads back into a directory already searched; skipped',
-            child,
-            false,
-          );
-          continue;
-        }
-        childReal = real;
-      }
-      if (depth + 1 > maxDepth) {
-        report(
-          'WALK_DEPTH_LIMIT',
-          `Directories deeper than ${maxDepth} levels were not searched`,
-          child,
-          true,
-        );
-        continue;
-      }
-      visitedReal.add(childReal);
+      const childReal = descendInto(
+        fs,
+        { path: child, real: joinPath(realDirectory, entry.name), kind: entry.kind },
+        realDirectory,
+        depth,
+        { followSymlinks, maxDepth, visitedReal },
+        report,
+      );
+      if (childReal === undefined) continue;
       visit(child, childReal, depth + 1);
       if (stopped) break;
     }
