@@ -1,5 +1,4 @@
-import type { Code } from '../codes.js';
-import type { EntryKind, ReadProblem, SkillFileSystem } from '../deps.js';
+import type { EntryKind, SkillFileSystem } from '../deps.js';
 import {
   compareDiagnostics,
   createDiagnostic,
@@ -15,6 +14,7 @@ import { detachString } from '../spec/unicode.js';
 import { validateSkill } from '../spec/validate.js';
 import type { ValidationMode } from '../spec/validate-fields.js';
 import { checkAllowedTools } from './grant-checks.js';
+import { lowercaseSkillFileWarning, SKILL_FILE_READ_CODES } from './skill-file.js';
 
 /** The verdict on one skill directory. */
 export interface SkillCheck {
@@ -43,15 +43,6 @@ export interface SkillToCheck {
   readonly listed?: (relativePath: string) => boolean | undefined;
 }
 
-const readProblemCodes: Record<ReadProblem, Code> = {
-  missing: 'SKILL_FILE_MISSING',
-  'not-regular': 'SKILL_FILE_NOT_REGULAR',
-  'symlink-escape': 'SKILL_FILE_SYMLINK_ESCAPE',
-  'symlink-broken': 'SKILL_FILE_SYMLINK_BROKEN',
-  'too-large': 'SKILL_FILE_TOO_LARGE',
-  unreadable: 'SKILL_FILE_UNREADABLE',
-};
-
 const noExcerpts: ReadonlyMap<number, string> = new Map();
 
 /**
@@ -71,16 +62,8 @@ export function checkSkillDirectory(
   const { directory, skillFileName } = skill;
   const file = joinPath(directory, skillFileName);
   const diagnostics: Diagnostic[] = [];
-  if (skillFileName === 'skill.md') {
-    diagnostics.push(
-      createDiagnostic(
-        'SKILL_FILE_LOWERCASE',
-        'warning',
-        'The skill file is named skill.md; rename it to SKILL.md for every client to find it',
-        file,
-      ),
-    );
-  }
+  const lowercase = lowercaseSkillFileWarning(skillFileName, file);
+  if (lowercase !== undefined) diagnostics.push(lowercase);
   const read = fs.readFileWithin(directory, skillFileName, {
     maxBytes: limits.maxSkillFileBytes,
     ...(skill.skillFileKind === undefined ? {} : { knownKind: skill.skillFileKind }),
@@ -88,7 +71,7 @@ export function checkSkillDirectory(
   if (!read.ok) {
     diagnostics.push(
       createDiagnostic(
-        readProblemCodes[read.problem],
+        SKILL_FILE_READ_CODES[read.problem],
         'error',
         `${skillFileName}: ${read.message}`,
         file,

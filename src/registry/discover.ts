@@ -1,24 +1,17 @@
 import type { Code } from '../codes.js';
-import type {
-  DirectoryEntry,
-  EntryKind,
-  FileStatus,
-  ReadProblem,
-  SkillFileSystem,
-} from '../deps.js';
+import type { DirectoryEntry, EntryKind, FileStatus, SkillFileSystem } from '../deps.js';
 import {
   compareDiagnostics,
   createDiagnostic,
   type Diagnostic,
   hasErrors,
 } from '../diagnostics.js';
-import { baseName, joinPath } from '../paths.js';
+import { joinPath } from '../paths.js';
 import { DEFAULT_READ_LIMITS, type ReadLimits } from '../spec/limits.js';
 import { type SkillMetadata, toSkillMetadata } from '../spec/load.js';
-import { parseSkill } from '../spec/parse.js';
-import { decodeSkillText } from '../spec/text.js';
 import { checkFrontmatterFields } from '../spec/validate-fields.js';
 import { checkAllowedTools } from './grant-checks.js';
+import { lowercaseSkillFileWarning, parseSkillFileRead } from './skill-file.js';
 import type { SkillSource } from './sources.js';
 import { descendInto, findSkillFileEntry } from './walk.js';
 
@@ -93,15 +86,6 @@ export const DEFAULT_DISCOVERY = Object.freeze({
 
 const defaultSkip: ReadonlySet<string> = new Set(['.git', 'node_modules']);
 
-const readProblemCodes: Record<ReadProblem, Code> = {
-  missing: 'SKILL_FILE_MISSING',
-  'not-regular': 'SKILL_FILE_NOT_REGULAR',
-  'symlink-escape': 'SKILL_FILE_SYMLINK_ESCAPE',
-  'symlink-broken': 'SKILL_FILE_SYMLINK_BROKEN',
-  'too-large': 'SKILL_FILE_TOO_LARGE',
-  unreadable: 'SKILL_FILE_UNREADABLE',
-};
-
 export function identityOf(status: FileStatus): FileIdentity {
   return {
     device: status.device,
@@ -127,12 +111,6 @@ export function sameIdentity(
   );
 }
 
-/** Cuts a partial read back to its last complete line, so no character is split. */
-function lastCompleteLine(bytes: Uint8Array): Uint8Array {
-  const end = bytes.lastIndexOf(10);
-  return end === -1 ? bytes.subarray(0, 0) : bytes.subarray(0, end + 1);
-}
-
 /**
  * Reads a skill at the metadata level: the head of its SKILL.md, leniently. The body is never
  * decoded or kept.
@@ -146,11 +124,8 @@ export function readSkillRecord(
 ): SkillRecord {
   const file = joinPath(directory, skillFile.name);
   const diagnostics: Diagnostic[] = [];
-  if (skillFile.name === 'skill.md') {
-    diagnostics.push(
-      createDiagnostic('SKILL_FILE_LOWERCASE', 'warning', 'The skill file is named skill.md', file),
-    );
-  }
+  const lowercase = lowercaseSkillFileWarning(skillFile.name, file);
+  if (lowercase !== undefined) diagnostics.push(lowercase);
   const headBytes = Math.min(limits.maxFrontmatterBytes + 8192, limits.maxSkillFileBytes);
   const read = fs.readFileWithin(directory, skillFile.name, {
     maxBytes: headBytes,
@@ -170,47 +145,10 @@ export function readSkillRecord(
     metadata,
     diagnostics: diagnostics.length === 0 ? noDiagnostics : diagnostics.sort(compareDiagnostics),
   });
-  if (!read.ok) {
-    diagnostics.push(
-      createDiagnostic(
-        readProblemCodes[read.problem],
-        'error',
-        `${skillFile.name}: ${read.message}`,
-        file,
-      ),
-    );
-    return record(undefined, 0, undefined);
-  }
+  const parsed = parseSkillFileRead(read, skillFile.name, file, directory, limits, diagnostics);
+  if (!read.ok) return record(undefined, 0, undefined);
   const identity = identityOf(read.status);
-  if (read.status.size > limits.maxSkillFileBytes) {
-    diagnostics.push(
-      createDiagnostic(
-        'SKILL_FILE_TOO_LARGE',
-        'error',
-        `${skillFile.name}: It is larger than the ${limits.maxSkillFileBytes}-byte limit`,
-        file,
-      ),
-    );
-    return record(identity, read.status.links, undefined);
-  }
-  const decoded = decodeSkillText(read.partial ? lastCompleteLine(read.bytes) : read.bytes, file);
-  diagnostics.push(...decoded.diagnostics);
-  if (decoded.text === undefined) return record(identity, read.status.links, undefined);
-  const parsed = parseSkill(decoded.text, { file, directoryName: baseName(directory) }, { limits });
-  for (const diagnostic of parsed.diagnostics) {
-    diagnostics.push(
-      read.partial && diagnostic.code === 'FRONTMATTER_UNCLOSED'
-        ? createDiagnostic(
-            'FRONTMATTER_TOO_LARGE',
-            'error',
-            `No closing --- line within the first ${limits.maxFrontmatterBytes} bytes`,
-            file,
-            1,
-            1,
-          )
-        : diagnostic,
-    );
-  }
+  if (parsed === undefined) return record(identity, read.status.links, undefined);
   for (const diagnostic of checkFrontmatterFields(parsed, { mode: 'lenient' }))
     diagnostics.push(diagnostic);
   for (const diagnostic of checkAllowedTools(parsed)) diagnostics.push(diagnostic);

@@ -1,5 +1,4 @@
-import type { Code } from '../codes.js';
-import type { ReadProblem, SkillFileSystem } from '../deps.js';
+import type { SkillFileSystem } from '../deps.js';
 import {
   compareDiagnostics,
   createDiagnostic,
@@ -7,13 +6,12 @@ import {
   hasErrors,
 } from '../diagnostics.js';
 import { SkillhostError } from '../errors.js';
-import { baseName, joinPath } from '../paths.js';
+import { joinPath } from '../paths.js';
 import { checkBody } from '../spec/body.js';
 import { DEFAULT_READ_LIMITS, type ReadLimits } from '../spec/limits.js';
 import { type LoadedSkill, type LoadLevel, toSkillMetadata } from '../spec/load.js';
-import { parseSkill } from '../spec/parse.js';
-import { decodeSkillText } from '../spec/text.js';
 import { checkFrontmatterFields, type ValidationMode } from '../spec/validate-fields.js';
+import { lowercaseSkillFileWarning, parseSkillFileRead } from './skill-file.js';
 import { findSkillFileEntry } from './walk.js';
 
 export interface ReadSkillOptions {
@@ -28,21 +26,6 @@ export interface ReadSkillResult {
   /** The skill, when it has no errors. */
   readonly skill: LoadedSkill | undefined;
   readonly diagnostics: readonly Diagnostic[];
-}
-
-const readProblemCodes: Record<ReadProblem, Code> = {
-  missing: 'SKILL_FILE_MISSING',
-  'not-regular': 'SKILL_FILE_NOT_REGULAR',
-  'symlink-escape': 'SKILL_FILE_SYMLINK_ESCAPE',
-  'symlink-broken': 'SKILL_FILE_SYMLINK_BROKEN',
-  'too-large': 'SKILL_FILE_TOO_LARGE',
-  unreadable: 'SKILL_FILE_UNREADABLE',
-};
-
-/** Cuts a partial read back to its last complete line, so no character is split. */
-function lastCompleteLine(bytes: Uint8Array): Uint8Array {
-  const end = bytes.lastIndexOf(10);
-  return end === -1 ? bytes.subarray(0, 0) : bytes.subarray(0, end + 1);
 }
 
 /**
@@ -78,11 +61,8 @@ export function readSkillDirectory(
     };
   }
   const diagnostics: Diagnostic[] = [];
-  if (entry.name === 'skill.md') {
-    diagnostics.push(
-      createDiagnostic('SKILL_FILE_LOWERCASE', 'warning', 'The skill file is named skill.md', file),
-    );
-  }
+  const lowercase = lowercaseSkillFileWarning(entry.name, file);
+  if (lowercase !== undefined) diagnostics.push(lowercase);
   const headBytes = limits.maxFrontmatterBytes + 8192;
   const partialRead = level === 'metadata' && headBytes < limits.maxSkillFileBytes;
   const read = fs.readFileWithin(directory, entry.name, {
@@ -90,46 +70,8 @@ export function readSkillDirectory(
     allowPartial: partialRead,
     knownKind: entry.kind,
   });
-  if (!read.ok) {
-    diagnostics.push(
-      createDiagnostic(
-        readProblemCodes[read.problem],
-        'error',
-        `${entry.name}: ${read.message}`,
-        file,
-      ),
-    );
-    return { skill: undefined, diagnostics };
-  }
-  if (read.partial && read.status.size > limits.maxSkillFileBytes) {
-    diagnostics.push(
-      createDiagnostic(
-        'SKILL_FILE_TOO_LARGE',
-        'error',
-        `${entry.name}: It is larger than the ${limits.maxSkillFileBytes}-byte limit`,
-        file,
-      ),
-    );
-    return { skill: undefined, diagnostics };
-  }
-  const decoded = decodeSkillText(read.partial ? lastCompleteLine(read.bytes) : read.bytes, file);
-  diagnostics.push(...decoded.diagnostics);
-  if (decoded.text === undefined) return { skill: undefined, diagnostics };
-  const parsed = parseSkill(decoded.text, { file, directoryName: baseName(directory) }, { limits });
-  for (const diagnostic of parsed.diagnostics) {
-    diagnostics.push(
-      read.partial && diagnostic.code === 'FRONTMATTER_UNCLOSED'
-        ? createDiagnostic(
-            'FRONTMATTER_TOO_LARGE',
-            'error',
-            `No closing --- line within the first ${limits.maxFrontmatterBytes} bytes`,
-            file,
-            1,
-            1,
-          )
-        : diagnostic,
-    );
-  }
+  const parsed = parseSkillFileRead(read, entry.name, file, directory, limits, diagnostics);
+  if (parsed === undefined) return { skill: undefined, diagnostics };
   diagnostics.push(...checkFrontmatterFields(parsed, { mode }));
   if (level === 'full') {
     diagnostics.push(
