@@ -1,54 +1,21 @@
-// Benchmarks for the registry: a cold `skillhost list` without cache and a warm one with the
-// index cache, each against the I/O floor (list the tree, read every SKILL.md) in the same run;
-// in-process refresh after one change, catalog rendering under a budget, and the real corpus.
-// Usage: npm run bench:registry -- [--sizes 1000,10000] [--rounds 7]
-import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { loadTokenCounter, renderCatalog, SkillRegistry } from '../dist/index.js';
 import { createNodeFileSystem, sha256 } from '../dist/node/index.js';
+import { measuredRun, median, option } from './common.mjs';
 import { generateTree } from './generate.mjs';
+
+const run = (argv) => measuredRun(argv, scratch, { SKILLHOST_HOME: join(scratch, 'home') });
 
 const here = dirname(fileURLToPath(import.meta.url));
 const root = resolve(here, '..');
-const args = process.argv.slice(2);
-const option = (name, fallback) => {
-  const index = args.indexOf(`--${name}`);
-  return index === -1 ? fallback : args[index + 1];
-};
 const sizes = option('sizes', '1000,10000').split(',').map(Number);
 const rounds = Number(option('rounds', '7'));
 const cache = resolve(root, option('cache', '.bench-cache'));
 const bin = join(root, 'dist', 'cli', 'bin.js');
-const preload = join(here, 'rss.mjs');
 const scratch = mkdtempSync(join(tmpdir(), 'skillhost-bench-'));
-
-function run(argv) {
-  const rssFile = join(scratch, 'rss');
-  const started = performance.now();
-  const result = spawnSync(process.execPath, ['--import', preload, ...argv], {
-    env: {
-      ...process.env,
-      SKILLHOST_BENCH_RSS_FILE: rssFile,
-      NO_COLOR: '1',
-      SKILLHOST_HOME: join(scratch, 'home'),
-    },
-    encoding: 'utf8',
-    maxBuffer: 512 * 1024 * 1024,
-  });
-  const seconds = (performance.now() - started) / 1000;
-  if (result.status !== 0)
-    throw new Error(`${argv.join(' ')} exited ${result.status}: ${result.stderr}`);
-  return { seconds, rssMiB: Number(readFileSync(rssFile, 'utf8')) / 1024 };
-}
-
-const median = (values) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  const middle = sorted.length >> 1;
-  return sorted.length % 2 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
-};
 
 console.log(
   `skillhost registry benchmarks (node ${process.version}, ${rounds} rounds, medians, cold processes)`,

@@ -27,20 +27,12 @@ import {
   probeBubblewrap,
   sha256,
 } from '../dist/node/index.js';
+import { median, option } from './common.mjs';
 
-const args = process.argv.slice(2);
-const option = (name, fallback) => {
-  const index = args.indexOf(`--${name}`);
-  return index === -1 ? fallback : args[index + 1];
-};
 const rounds = Number(option('rounds', '30'));
 const events = Number(option('events', '20000'));
 const scratch = mkdtempSync(join(tmpdir(), 'skillhost-bench-sandbox-'));
 
-const median = (values) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)];
-};
 const ms = (value) => value.toFixed(1);
 
 function bare(interpreter, script) {

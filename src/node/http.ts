@@ -1,4 +1,4 @@
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 
 export type { IncomingMessage, ServerResponse };
 
@@ -17,6 +17,8 @@ export async function listenHttp(
   handle: (request: IncomingMessage, response: ServerResponse) => void,
   options: { readonly port: number; readonly host: string },
 ): Promise<HttpListener> {
+  // Loaded here, not at the top: only the MCP server over HTTP listens.
+  const { createServer } = await import('node:http');
   const server = createServer(handle);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);

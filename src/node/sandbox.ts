@@ -1,4 +1,3 @@
-import { spawn, spawnSync } from 'node:child_process';
 import {
   accessSync,
   chmodSync,
@@ -16,6 +15,7 @@ import {
   statSync,
   writeFileSync,
 } from 'node:fs';
+import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import type {
@@ -26,6 +26,13 @@ import type {
   ScriptRunResult,
 } from '../deps.js';
 import { SkillhostError } from '../errors.js';
+
+/**
+ * node:child_process, loaded on the first script run or sandbox probe: every other command
+ * (validate, list, ...) loads this module through the node entry and never spawns anything.
+ */
+const require = createRequire(import.meta.url);
+const childProcess = (): typeof import('node:child_process') => require('node:child_process');
 
 /** Where interpreters and helpers are looked up: system folders only, never a user's shims. */
 const SYSTEM_PATH = '/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin';
@@ -236,7 +243,7 @@ export function probeBubblewrap(program: string | false = 'bwrap'): SandboxStatu
     probed.set(program, status);
     return status;
   }
-  const run = spawnSync(
+  const run = childProcess().spawnSync(
     bwrap,
     ['--unshare-all', '--die-with-parent', '--ro-bind', '/', '/', '--', '/bin/true'],
     {
@@ -407,7 +414,7 @@ function execute(
   const stdout = new OutputCapture(request.limits.maxCapturedBytes);
   const stderr = new OutputCapture(request.limits.maxCapturedBytes);
   return new Promise((resolve, reject) => {
-    const child = spawn(command, argv, {
+    const child = childProcess().spawn(command, argv, {
       stdio: ['ignore', 'pipe', 'pipe'],
       detached: true,
       env: sandbox === 'bubblewrap' ? { PATH: SYSTEM_PATH } : environment,
