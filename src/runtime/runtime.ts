@@ -11,14 +11,12 @@ import type {
 import { type Activation, type ActivationTrigger, SkillSession } from '../disclosure/activation.js';
 import { type CatalogOptions, type CatalogResult, renderCatalog } from '../disclosure/catalog.js';
 import {
-  checkResourcePath,
   type ResourceOptions,
   readSkillResource,
   type SkillResource,
 } from '../disclosure/resources.js';
 import { type RouteOptions, type RouteResult, SkillRouter } from '../disclosure/router.js';
 import { SkillhostError } from '../errors.js';
-import { isWithinPath, joinPath } from '../paths.js';
 import { parseAllowedTools } from '../policy/allowed-tools.js';
 import {
   type ActiveSkillGrants,
@@ -32,9 +30,7 @@ import { RUNTIME_TOOLS_ALLOWED_BY_DEFAULT } from '../policy/tools.js';
 import type { DiscoveryOptions } from '../registry/discover.js';
 import { type RegistryEntry, SkillRegistry } from '../registry/registry.js';
 import type { SkillSource, SourceKind } from '../registry/sources.js';
-import { decodeSkillText } from '../spec/text.js';
-
-import { scriptInterpreter } from './scripts.js';
+import { loadScript } from './scripts.js';
 import {
   callRuntimeTool,
   runtimeTools,
@@ -566,86 +562,11 @@ export class SkillRuntime {
         ),
       );
     }
-    const check = checkResourcePath(script);
-    if (!check.ok)
-      return fail(
-        new SkillhostError(
-          'RESOURCE_PATH_INVALID',
-          `Script path ${JSON.stringify(script.slice(0, 200))} is refused: ${check.reason}`,
-        ),
-      );
-    const path = check.path;
-    if (!path.startsWith('scripts/')) {
-      return fail(
-        new SkillhostError(
-          'SCRIPT_OUTSIDE_SCRIPTS',
-          `Only files under scripts/ can run, not ${JSON.stringify(path)}`,
-        ),
-      );
+    try {
+      return { entry, ...loadScript(this.#options.fs, this.#options.hash, entry, script, args) };
+    } catch (error) {
+      return fail(error as SkillhostError);
     }
-    if (args.some((argument) => typeof argument !== 'string' || argument.includes('\u0000'))) {
-      return fail(
-        new SkillhostError('SCRIPT_ARGUMENT_INVALID', 'A script argument holds a NUL character'),
-      );
-    }
-    const read = this.#options.fs.readFileWithin(entry.directory, path, { maxBytes: 1024 * 1024 });
-    if (!read.ok) {
-      const code =
-        read.problem === 'missing' || read.problem === 'symlink-broken'
-          ? 'SCRIPT_NOT_FOUND'
-          : read.problem === 'symlink-escape'
-            ? 'RESOURCE_OUTSIDE_SKILL'
-            : read.problem === 'too-large'
-              ? 'RESOURCE_TOO_LARGE'
-              : read.problem === 'not-regular'
-                ? 'RESOURCE_NOT_REGULAR'
-                : 'RESOURCE_UNREADABLE';
-      return fail(new SkillhostError(code, `Script ${path} of ${entry.address}: ${read.message}`));
-    }
-    // A link may point anywhere inside the skill as far as reading goes, but only a file that
-    // really is under scripts/ may run.
-    const realScripts = this.#options.fs.realPath(joinPath(entry.directory, 'scripts'));
-    const realScript = this.#options.fs.realPath(joinPath(entry.directory, path));
-    if (
-      realScripts === undefined ||
-      realScript === undefined ||
-      realScript === realScripts ||
-      !isWithinPath(realScripts, realScript)
-    ) {
-      return fail(
-        new SkillhostError(
-          'SCRIPT_OUTSIDE_SCRIPTS',
-          `Script ${path} of ${entry.address} leads outside its scripts/ folder`,
-        ),
-      );
-    }
-    if (entry.source.trust === 'untrusted' && read.status.links > 1) {
-      return fail(
-        new SkillhostError(
-          'RESOURCE_HARD_LINK',
-          `Script ${path} of ${entry.address} has other hard links and the skill is untrusted`,
-        ),
-      );
-    }
-    const bytes = Uint8Array.from(read.bytes);
-    const text = decodeSkillText(bytes, path).text;
-    if (text === undefined)
-      return fail(
-        new SkillhostError(
-          'SCRIPT_NOT_TEXT',
-          `Script ${path} of ${entry.address} is not UTF-8 text`,
-        ),
-      );
-    const interpreter = scriptInterpreter(path, text);
-    if (interpreter === undefined) {
-      return fail(
-        new SkillhostError(
-          'SCRIPT_INTERPRETER_UNKNOWN',
-          `No allowed interpreter (sh, bash, python3, node) runs ${path}`,
-        ),
-      );
-    }
-    return { entry, path, bytes, contentHash: this.#options.hash(bytes), interpreter };
   }
 
   async #confirm(
