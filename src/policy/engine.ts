@@ -217,8 +217,22 @@ function denyMatch(
   return undefined;
 }
 
+const parsedDenyRules = new WeakMap<readonly string[], readonly ToolGrant[]>();
+
+/** The host's deny rules, parsed once per list (a host decides many calls with one policy). */
+function denyRulesOf(deny: readonly string[] | undefined): readonly ToolGrant[] {
+  if (deny === undefined || deny.length === 0) return [];
+  let rules = parsedDenyRules.get(deny);
+  if (rules === undefined) {
+    rules = parseAllowedTools(deny.join(' ')).grants;
+    parsedDenyRules.set(deny, rules);
+  }
+  return rules;
+}
+
 /**
- * Decides a request. The host's tools are the ceiling; the host's deny rules and defaults come
+ * Decides a request.
+ The host's tools are the ceiling; the host's deny rules and defaults come
  * next; a trusted active skill's `allowed-tools` may pre-approve what the host would ask about,
  * never what it denies; an untrusted skill never skips confirmation. Pure: no I/O, no clock.
  */
@@ -242,7 +256,8 @@ export function evaluate(request: ToolRequest, context: PolicyContext): PolicyDe
       `The host does not have the tool '${request.tool}'; no skill can add it`,
     );
   }
-  const denyRules = parseAllowedTools((config.deny ?? []).join(' ')).grants;
+  const denyRules = denyRulesOf(config.deny);
+
   const denied = denyMatch(denyRules, tool, request);
   if (denied !== undefined)
     return decide('deny', 'deny-rule', `The host denies '${denied.raw}'`, { grant: denied.raw });

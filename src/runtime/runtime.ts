@@ -125,7 +125,10 @@ export class SkillRuntime {
   readonly session: SkillSession;
   readonly trail: AuditTrail;
   readonly #options: RuntimeOptions;
+  /** The policy for the runtime's own capabilities (its tools allowed by default), made once. */
+  #gateConfig: PolicyConfig | undefined;
   /** Grants of skills activated in the current turn. */
+
   readonly #grants = new Map<string, ActiveSkillGrants>();
 
   private constructor(options: RuntimeOptions, registry: SkillRegistry) {
@@ -345,16 +348,15 @@ export class SkillRuntime {
    */
   #gate(request: ToolRequest): PolicyDecision {
     const policy = this.#options.policy;
-    const decision = evaluate(request, {
-      config: {
-        ...policy,
-        defaults: {
-          ...Object.fromEntries(RUNTIME_TOOLS_ALLOWED_BY_DEFAULT.map((tool) => [tool, 'allow'])),
-          ...policy.defaults,
-        },
+    this.#gateConfig ??= {
+      ...policy,
+      defaults: {
+        ...Object.fromEntries(RUNTIME_TOOLS_ALLOWED_BY_DEFAULT.map((tool) => [tool, 'allow'])),
+        ...policy.defaults,
       },
-      active: this.grants,
-    });
+    };
+    const decision = evaluate(request, { config: this.#gateConfig, active: this.grants });
+
     if (decision.effect === 'allow') return decision;
     throw new SkillhostError(
       decision.effect === 'deny' ? 'PERMISSION_DENIED' : 'PERMISSION_REQUIRED',
