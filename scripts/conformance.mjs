@@ -6,11 +6,11 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { splitFrontmatter } from '../dist/format/frontmatter.js';
+import { parseYamlFast } from '../dist/format/yaml-fast.js';
+import { parseYamlWithLibrary } from '../dist/format/yaml-library.js';
 import { checkSkillDirectory, findSkillFileEntry, readSkillDirectory } from '../dist/index.js';
 import { createNodeFileSystem } from '../dist/node/index.js';
-import { splitFrontmatter } from '../dist/spec/frontmatter.js';
-import { parseYamlFast } from '../dist/spec/yaml-fast.js';
-import { parseYamlWithLibrary } from '../dist/spec/yaml-library.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const root = resolve(here, '..');

@@ -117,6 +117,51 @@ export { type SanitizedText, sanitizeCatalogText, shorten } from './disclosure/s
 export { loadTokenCounter, type TokenCounter } from './disclosure/tokens.js';
 export { SkillhostError, type SkillhostErrorOptions } from './errors.js';
 export {
+  type BodyCheckOptions,
+  type BodyLink,
+  checkBody,
+  countLines,
+  estimateTokens,
+  findBodyLinks,
+} from './format/body.js';
+export {
+  type FrontmatterParts,
+  type FrontmatterProblem,
+  splitFrontmatter,
+} from './format/frontmatter.js';
+export {
+  CLIENT_SPECIFIC_FIELDS,
+  DEFAULT_READ_LIMITS,
+  MAX_COMPATIBILITY_LENGTH,
+  MAX_DESCRIPTION_LENGTH,
+  MAX_NAME_LENGTH,
+  RECOMMENDED_MAX_BODY_LINES,
+  RECOMMENDED_MAX_BODY_TOKENS,
+  type ReadLimits,
+  SPEC_FIELDS,
+} from './format/limits.js';
+export {
+  type LoadedSkill,
+  type LoadLevel,
+  type LoadOptions,
+  loadSkill,
+  type SkillMetadata,
+  toSkillMetadata,
+} from './format/load.js';
+export {
+  type ParsedSkill,
+  type ParseOptions,
+  parseSkill,
+  type SkillLocation,
+} from './format/parse.js';
+export { type SkillProperties, skillProperties } from './format/properties.js';
+export { type DecodedText, decodeSkillText, LineIndex, type Position } from './format/text.js';
+export { codePointLength, countInvisible, pythonStrip, removeInvisible } from './format/unicode.js';
+export { type ValidateOptions, validateSkill } from './format/validate.js';
+export type { ValidationMode } from './format/validate-fields.js';
+export { registerYamlEngine, registerYamlLoader, type YamlEngine } from './format/yaml-engine.js';
+export type { FieldLocation, FrontmatterMap, FrontmatterValue } from './format/yaml-types.js';
+export {
   type GrantProblem,
   type GrantProblemKind,
   type ParsedAllowedTools,
@@ -233,49 +278,3 @@ export {
   type ToolCallResult,
   type ToolDefinition,
 } from './runtime/tools.js';
-
-export {
-  type BodyCheckOptions,
-  type BodyLink,
-  checkBody,
-  countLines,
-  estimateTokens,
-  findBodyLinks,
-} from './spec/body.js';
-export {
-  type FrontmatterParts,
-  type FrontmatterProblem,
-  splitFrontmatter,
-} from './spec/frontmatter.js';
-export {
-  CLIENT_SPECIFIC_FIELDS,
-  DEFAULT_READ_LIMITS,
-  MAX_COMPATIBILITY_LENGTH,
-  MAX_DESCRIPTION_LENGTH,
-  MAX_NAME_LENGTH,
-  RECOMMENDED_MAX_BODY_LINES,
-  RECOMMENDED_MAX_BODY_TOKENS,
-  type ReadLimits,
-  SPEC_FIELDS,
-} from './spec/limits.js';
-export {
-  type LoadedSkill,
-  type LoadLevel,
-  type LoadOptions,
-  loadSkill,
-  type SkillMetadata,
-  toSkillMetadata,
-} from './spec/load.js';
-export {
-  type ParsedSkill,
-  type ParseOptions,
-  parseSkill,
-  type SkillLocation,
-} from './spec/parse.js';
-export { type SkillProperties, skillProperties } from './spec/properties.js';
-export { type DecodedText, decodeSkillText, LineIndex, type Position } from './spec/text.js';
-export { codePointLength, countInvisible, pythonStrip, removeInvisible } from './spec/unicode.js';
-export { type ValidateOptions, validateSkill } from './spec/validate.js';
-export type { ValidationMode } from './spec/validate-fields.js';
-export { registerYamlEngine, registerYamlLoader, type YamlEngine } from './spec/yaml-engine.js';
-export type { FieldLocation, FrontmatterMap, FrontmatterValue } from './spec/yaml-types.js';

@@ -4,7 +4,7 @@
  * at once; `skillhost/node` loads it only when a frontmatter needs more than the fast scanner.
  */
 import * as yaml from 'yaml';
-import { registerYamlEngine } from './spec/yaml-engine.js';
+import { registerYamlEngine } from './format/yaml-engine.js';
 
 registerYamlEngine(yaml);
 

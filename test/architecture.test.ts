@@ -36,15 +36,15 @@ function layerOf(file: string): string {
 /** Which layers each layer may import (besides itself and `base`). */
 const allowed: Record<string, readonly string[]> = {
   base: [],
-  spec: [],
+  format: [],
   policy: [],
   audit: [],
-  registry: ['spec', 'policy'],
-  disclosure: ['spec', 'registry'],
-  agents: ['spec'],
-  runtime: ['spec', 'registry', 'disclosure', 'policy', 'audit', 'agents'],
-  root: ['spec', 'registry', 'disclosure', 'policy', 'audit', 'agents', 'runtime'],
-  testing: ['root', 'spec', 'registry', 'disclosure', 'policy', 'audit', 'agents', 'runtime'],
+  registry: ['format', 'policy'],
+  disclosure: ['format', 'registry'],
+  agents: ['format'],
+  runtime: ['format', 'registry', 'disclosure', 'policy', 'audit', 'agents'],
+  root: ['format', 'registry', 'disclosure', 'policy', 'audit', 'agents', 'runtime'],
+  testing: ['root', 'format', 'registry', 'disclosure', 'policy', 'audit', 'agents', 'runtime'],
   node: ['root'],
   adapters: ['root', 'node'],
   cli: ['root', 'node', 'adapters'],
@@ -52,7 +52,7 @@ const allowed: Record<string, readonly string[]> = {
 
 /** Packages each layer may import. */
 const allowedPackages: Record<string, readonly string[]> = {
-  spec: ['yaml'],
+  format: ['yaml'],
   root: ['yaml'],
   disclosure: ['gpt-tokenizer'],
 };
@@ -135,14 +135,17 @@ describe('architecture', () => {
   it('reports each kind of violation', () => {
     const violations = layerViolations([
       {
-        file: join(src, 'spec', 'bad.ts'),
+        file: join(src, 'format', 'bad.ts'),
         text: "import { x } from '../registry/walk.js';\nimport fs from 'node:fs';",
       },
       {
         file: join(src, 'policy', 'bad.ts'),
-        text: "import { parseSkill } from '../spec/parse.js';",
+        text: "import { parseSkill } from '../format/parse.js';",
       },
-      { file: join(src, 'cli', 'bad.ts'), text: "import { parseSkill } from '../spec/parse.js';" },
+      {
+        file: join(src, 'cli', 'bad.ts'),
+        text: "import { parseSkill } from '../format/parse.js';",
+      },
       {
         file: join(src, 'registry', 'bad.ts'),
         text: "export { cli } from '../cli/index.js';\nimport z from 'zod';",
@@ -153,10 +156,12 @@ describe('architecture', () => {
       },
     ]);
     expect(violations).toEqual([
-      expect.stringContaining('src/spec/bad.ts: layer spec may not import src/registry/walk.ts'),
-      expect.stringContaining('src/spec/bad.ts: imports node:fs'),
-      expect.stringContaining('src/policy/bad.ts: layer policy may not import src/spec/parse.ts'),
-      expect.stringContaining('src/cli/bad.ts: layer cli may not import src/spec/parse.ts'),
+      expect.stringContaining(
+        'src/format/bad.ts: layer format may not import src/registry/walk.ts',
+      ),
+      expect.stringContaining('src/format/bad.ts: imports node:fs'),
+      expect.stringContaining('src/policy/bad.ts: layer policy may not import src/format/parse.ts'),
+      expect.stringContaining('src/cli/bad.ts: layer cli may not import src/format/parse.ts'),
       expect.stringContaining(
         'src/registry/bad.ts: layer registry may not import src/cli/index.ts',
       ),

@@ -27,7 +27,7 @@ describe('the docs tell the truth', () => {
 
   it('ARCHITECTURE.md maps every source folder', () => {
     const map = read('ARCHITECTURE.md');
-    for (const folder of ['spec', 'registry', 'disclosure', 'node', 'cli']) {
+    for (const folder of ['format', 'registry', 'disclosure', 'node', 'cli']) {
       expect(map).toContain(`src/${folder}/`);
     }
   });

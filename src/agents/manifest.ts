@@ -1,9 +1,13 @@
 import type { Code } from '../codes.js';
 import { createDiagnostic, type Diagnostic, type Severity } from '../diagnostics.js';
-import { LineIndex } from '../spec/text.js';
-import { parseYamlFast } from '../spec/yaml-fast.js';
-import { parseYamlWithLibrary } from '../spec/yaml-library.js';
-import { type FieldLocation, type FrontmatterValue, isFrontmatterMap } from '../spec/yaml-types.js';
+import { LineIndex } from '../format/text.js';
+import { parseYamlFast } from '../format/yaml-fast.js';
+import { parseYamlWithLibrary } from '../format/yaml-library.js';
+import {
+  type FieldLocation,
+  type FrontmatterValue,
+  isFrontmatterMap,
+} from '../format/yaml-types.js';
 
 /** `models` in agent.yaml: seed 000's AgentModels. */
 export interface AgentModels {

@@ -1,4 +1,4 @@
-import { estimateTokens } from '../spec/body.js';
+import { estimateTokens } from '../format/body.js';
 import { escapeXmlText } from './available-skills.js';
 import { sanitizeCatalogText, shorten } from './sanitize.js';
 import type { TokenCounter } from './tokens.js';

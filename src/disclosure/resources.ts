@@ -1,7 +1,7 @@
 import type { ReadProblem, SkillFileSystem } from '../deps.js';
 import { SkillhostError } from '../errors.js';
+import { decodeSkillText } from '../format/text.js';
 import type { RegistryEntry } from '../registry/registry.js';
-import { decodeSkillText } from '../spec/text.js';
 
 export const DEFAULT_MAX_RESOURCE_BYTES = 1024 * 1024;
 const MAX_PATH_LENGTH = 1024;

@@ -1,4 +1,4 @@
-import { countInvisible, removeInvisible } from '../spec/unicode.js';
+import { countInvisible, removeInvisible } from '../format/unicode.js';
 
 // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what is replaced
 const controlOrBreak = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]+/g;

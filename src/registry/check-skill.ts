@@ -5,14 +5,14 @@ import {
   type Diagnostic,
   hasErrors,
 } from '../diagnostics.js';
+import { DEFAULT_READ_LIMITS, type ReadLimits } from '../format/limits.js';
+import { parseSkill } from '../format/parse.js';
+import { type SkillProperties, skillProperties } from '../format/properties.js';
+import { decodeSkillText } from '../format/text.js';
+import { detachString } from '../format/unicode.js';
+import { validateSkill } from '../format/validate.js';
+import type { ValidationMode } from '../format/validate-fields.js';
 import { baseName, joinPath } from '../paths.js';
-import { DEFAULT_READ_LIMITS, type ReadLimits } from '../spec/limits.js';
-import { parseSkill } from '../spec/parse.js';
-import { type SkillProperties, skillProperties } from '../spec/properties.js';
-import { decodeSkillText } from '../spec/text.js';
-import { detachString } from '../spec/unicode.js';
-import { validateSkill } from '../spec/validate.js';
-import type { ValidationMode } from '../spec/validate-fields.js';
 import { checkAllowedTools } from './grant-checks.js';
 import { lowercaseSkillFileWarning, SKILL_FILE_READ_CODES } from './skill-file.js';
 

@@ -6,10 +6,10 @@ import {
   type Diagnostic,
   hasErrors,
 } from '../diagnostics.js';
+import { DEFAULT_READ_LIMITS, type ReadLimits } from '../format/limits.js';
+import { type SkillMetadata, toSkillMetadata } from '../format/load.js';
+import { checkFrontmatterFields } from '../format/validate-fields.js';
 import { joinPath } from '../paths.js';
-import { DEFAULT_READ_LIMITS, type ReadLimits } from '../spec/limits.js';
-import { type SkillMetadata, toSkillMetadata } from '../spec/load.js';
-import { checkFrontmatterFields } from '../spec/validate-fields.js';
 import { checkAllowedTools } from './grant-checks.js';
 import { lowercaseSkillFileWarning, parseSkillFileRead } from './skill-file.js';
 import type { SkillSource } from './sources.js';

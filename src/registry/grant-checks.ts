@@ -1,8 +1,8 @@
 import type { Code } from '../codes.js';
 import { createDiagnostic, type Diagnostic } from '../diagnostics.js';
+import type { ParsedSkill } from '../format/parse.js';
+import { allowedToolsString } from '../format/properties.js';
 import { type GrantProblemKind, parseAllowedTools } from '../policy/allowed-tools.js';
-import type { ParsedSkill } from '../spec/parse.js';
-import { allowedToolsString } from '../spec/properties.js';
 
 const codes: Record<GrantProblemKind, Code> = {
   unknown: 'ALLOWED_TOOLS_UNKNOWN',

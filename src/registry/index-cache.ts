@@ -2,7 +2,7 @@ import type { Code } from '../codes.js';
 import { CODES } from '../codes.js';
 import type { EntryKind } from '../deps.js';
 import type { Diagnostic, Severity } from '../diagnostics.js';
-import type { SkillMetadata } from '../spec/load.js';
+import type { SkillMetadata } from '../format/load.js';
 import type {
   DirectoryRecord,
   DiscoveryOptions,

@@ -6,11 +6,11 @@ import {
   hasErrors,
 } from '../diagnostics.js';
 import { SkillhostError } from '../errors.js';
+import { checkBody } from '../format/body.js';
+import { DEFAULT_READ_LIMITS, type ReadLimits } from '../format/limits.js';
+import { type LoadedSkill, type LoadLevel, toSkillMetadata } from '../format/load.js';
+import { checkFrontmatterFields, type ValidationMode } from '../format/validate-fields.js';
 import { joinPath } from '../paths.js';
-import { checkBody } from '../spec/body.js';
-import { DEFAULT_READ_LIMITS, type ReadLimits } from '../spec/limits.js';
-import { type LoadedSkill, type LoadLevel, toSkillMetadata } from '../spec/load.js';
-import { checkFrontmatterFields, type ValidationMode } from '../spec/validate-fields.js';
 import { lowercaseSkillFileWarning, parseSkillFileRead } from './skill-file.js';
 import { findSkillFileEntry } from './walk.js';
 

@@ -6,10 +6,10 @@ import type {
   WatchHandle,
 } from '../deps.js';
 import { compareDiagnostics, createDiagnostic, type Diagnostic } from '../diagnostics.js';
+import { DEFAULT_READ_LIMITS } from '../format/limits.js';
+import type { SkillMetadata } from '../format/load.js';
+import { isAsciiName } from '../format/unicode.js';
 import { baseName, joinPath } from '../paths.js';
-import { DEFAULT_READ_LIMITS } from '../spec/limits.js';
-import type { SkillMetadata } from '../spec/load.js';
-import { isAsciiName } from '../spec/unicode.js';
 import {
   type DiscoveryOptions,
   type FileIdentity,

@@ -1,10 +1,10 @@
 import type { Code } from '../codes.js';
 import type { ReadProblem, ReadResult } from '../deps.js';
 import { createDiagnostic, type Diagnostic } from '../diagnostics.js';
+import type { ReadLimits } from '../format/limits.js';
+import { type ParsedSkill, parseSkill } from '../format/parse.js';
+import { decodeSkillText } from '../format/text.js';
 import { baseName } from '../paths.js';
-import type { ReadLimits } from '../spec/limits.js';
-import { type ParsedSkill, parseSkill } from '../spec/parse.js';
-import { decodeSkillText } from '../spec/text.js';
 
 /** The diagnostic code for each way reading a SKILL.md can fail. */
 export const SKILL_FILE_READ_CODES: Readonly<Record<ReadProblem, Code>> = {

@@ -1,8 +1,8 @@
 import type { SkillFileSystem } from '../deps.js';
 import { createDiagnostic, type Diagnostic } from '../diagnostics.js';
+import type { ReadLimits } from '../format/limits.js';
+import type { ValidationMode } from '../format/validate-fields.js';
 import { baseName, parentPath } from '../paths.js';
-import type { ReadLimits } from '../spec/limits.js';
-import type { ValidationMode } from '../spec/validate-fields.js';
 import { checkSkillDirectory, type SkillCheck } from './check-skill.js';
 import { findSkillFileEntry, type WalkOptions, walkSkillTree } from './walk.js';
 

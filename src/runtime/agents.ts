@@ -6,9 +6,9 @@ import type { Diagnostic } from '../diagnostics.js';
 import { type CatalogFormat, renderCatalog } from '../disclosure/catalog.js';
 import type { TokenCounter } from '../disclosure/tokens.js';
 import { SkillhostError } from '../errors.js';
+import { estimateTokens } from '../format/body.js';
+import { decodeSkillText } from '../format/text.js';
 import { isWithinPath, joinPath } from '../paths.js';
-import { estimateTokens } from '../spec/body.js';
-import { decodeSkillText } from '../spec/text.js';
 import type { SkillRuntime } from './runtime.js';
 
 /** A folder that holds agent folders, searched in order (the first agent of a name wins). */

@@ -1,9 +1,9 @@
 import type { ContentHasher, ScriptInterpreter, SkillFileSystem } from '../deps.js';
 import { checkResourcePath } from '../disclosure/resources.js';
 import { SkillhostError } from '../errors.js';
+import { decodeSkillText } from '../format/text.js';
 import { isWithinPath, joinPath } from '../paths.js';
 import type { RegistryEntry } from '../registry/registry.js';
-import { decodeSkillText } from '../spec/text.js';
 
 const byExtension: Readonly<Record<string, ScriptInterpreter>> = {
   sh: 'sh',

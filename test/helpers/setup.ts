@@ -2,6 +2,6 @@
 // library the way the `skillhost` entry does. (test/node/yaml-loading.test.ts checks the lazy
 // loading of skillhost/node on its own.)
 import * as yaml from 'yaml';
-import { registerYamlEngine } from '../../src/spec/yaml-engine.js';
+import { registerYamlEngine } from '../../src/format/yaml-engine.js';
 
 registerYamlEngine(yaml);

@@ -7,7 +7,7 @@ import type { FieldLocation, FrontmatterMap, FrontmatterValue, YamlResult } from
  *
  * It returns undefined for anything else, and the caller hands the text to the YAML library.
  * Whatever it accepts, it must read exactly as the library does: the differential property
- * tests in test/spec/yaml-fast.property.test.ts hold it to that.
+ * tests in test/format/yaml-fast.property.test.ts hold it to that.
  */
 
 const SPACE = 32;

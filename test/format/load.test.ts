@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { SkillhostError } from '../../src/errors.js';
-import { loadSkill } from '../../src/spec/load.js';
+import { loadSkill } from '../../src/format/load.js';
 
 const text = (frontmatter: string, body = '\n# Body\n\nSteps.\n') =>
   `---\n${frontmatter}\n---\n${body}`;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { checkBody, countLines, estimateTokens, findBodyLinks } from '../../src/spec/body.js';
-import { parseSkill } from '../../src/spec/parse.js';
+import { checkBody, countLines, estimateTokens, findBodyLinks } from '../../src/format/body.js';
+import { parseSkill } from '../../src/format/parse.js';
 
 function bodyDiagnostics(body: string, existing: string[] = []) {
   const parsed = parseSkill(`---\nname: demo\ndescription: d\n---\n${body}`, {

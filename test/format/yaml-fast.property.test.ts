@@ -1,8 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { parseYamlFast } from '../../src/spec/yaml-fast.js';
-import { parseYamlWithLibrary } from '../../src/spec/yaml-library.js';
-import type { FieldLocation, YamlResult } from '../../src/spec/yaml-types.js';
+import { parseYamlFast } from '../../src/format/yaml-fast.js';
+import { parseYamlWithLibrary } from '../../src/format/yaml-library.js';
+import type { FieldLocation, YamlResult } from '../../src/format/yaml-types.js';
 
 /** Plain JSON-able view of a parse result: data and every location. */
 function view(result: YamlResult) {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { parseSkill } from '../../src/spec/parse.js';
-import { validateSkill } from '../../src/spec/validate.js';
+import { parseSkill } from '../../src/format/parse.js';
+import { validateSkill } from '../../src/format/validate.js';
 
 function parse(frontmatter: string) {
   return parseSkill(`---\n${frontmatter}\n---\nBody\n`, { file: 'x/SKILL.md', directoryName: 'x' });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { splitFrontmatter } from '../../src/spec/frontmatter.js';
+import { splitFrontmatter } from '../../src/format/frontmatter.js';
 
 describe('splitFrontmatter', () => {
   it('splits at the first line that is exactly ---', () => {
@@ -61,7 +61,7 @@ describe('splitFrontmatter', () => {
 
 describe('line breaks', () => {
   it('reads lone carriage returns as line breaks, as the reference does', async () => {
-    const { parseSkill } = await import('../../src/spec/parse.js');
+    const { parseSkill } = await import('../../src/format/parse.js');
     const parsed = parseSkill('---\rname: demo\rdescription: d\r---\rBody\r', { file: 'f' });
     expect(parsed.diagnostics).toEqual([]);
     expect(parsed.frontmatter).toEqual({ name: 'demo', description: 'd' });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { decodeSkillText, findInvalidUtf8, LineIndex } from '../../src/spec/text.js';
+import { decodeSkillText, findInvalidUtf8, LineIndex } from '../../src/format/text.js';
 
 const bytes = (...values: number[]) => new Uint8Array(values);
 const utf8 = (text: string) => new TextEncoder().encode(text);

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { Diagnostic } from '../../src/diagnostics.js';
-import { parseSkill } from '../../src/spec/parse.js';
-import { skillProperties } from '../../src/spec/properties.js';
-import { validateSkill } from '../../src/spec/validate.js';
+import { parseSkill } from '../../src/format/parse.js';
+import { skillProperties } from '../../src/format/properties.js';
+import { validateSkill } from '../../src/format/validate.js';
 
 function check(
   frontmatter: string,
