@@ -1,7 +1,7 @@
 // Benchmarks for issue 4, each against a floor measured in the same run:
 //  1. a sandboxed run of a trivial script (the runner: staging, bubblewrap, limits, capture)
 //     against a bare spawn of the same interpreter on the same script;
-//  2. the same through SkillRuntime.runScript (checks, hashing, policy, audit records);
+//  2. the same through runtime.runScript (checks, hashing, policy, audit records);
 //  3. audit write throughput, events per second, to a JSON Lines file with fsync after every
 //     record and without, against raw appends of same-sized lines with the same fsync policy.
 // Usage: npm run bench:sandbox -- [--rounds 30] [--events 20000]
@@ -19,7 +19,7 @@ import {
 } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { AuditTrail, CANONICAL_TOOLS, MemoryAuditSink, SkillRuntime } from '../dist/index.js';
+import { AuditTrail, CANONICAL_TOOLS, createSkillRuntime, MemoryAuditSink } from '../dist/index.js';
 import {
   createJsonlAuditSink,
   createNodeFileSystem,
@@ -75,14 +75,12 @@ async function main() {
     maxCapturedBytes: 32 * 1024,
     maxOutputBytes: 64 * 1024 ** 2,
   };
-  const runtime = SkillRuntime.open({
-    fs: createNodeFileSystem(),
+  const runtime = createSkillRuntime({
     sources: [{ id: 'bench', kind: 'explicit', root: skills, trust: 'trusted', enabled: true }],
-    hash: sha256,
     policy: { tools: [...CANONICAL_TOOLS] },
     audit: { sink: new MemoryAuditSink(), sessionId: 'bench' },
-    now: () => new Date(),
-    scripts: { runner, limits },
+    deps: { fs: createNodeFileSystem(), hash: sha256, now: () => new Date(), runner },
+    scripts: { limits },
   });
   runtime.activate('bench', { triggeredBy: 'user' });
 

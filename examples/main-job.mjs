@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// The main job, offline, on the examples: load the seed's code-analyst agent, route a task to
+// The main job, offline, on the examples: load the code-analyst agent, route a task to
 // skills, activate them, read a resource, run a script in the sandbox, and print the assembled
 // prompt with token counts and the audit trail of what happened. It uses only the public API
 // (`skillhost` and `skillhost/node`), as an application would.
@@ -11,7 +11,6 @@ import { fileURLToPath } from 'node:url';
 import {
   CANONICAL_TOOLS,
   createSkillRuntime,
-  loadAgent,
   loadTokenCounter,
   parseAuditLog,
   verifyAuditLog,
@@ -64,16 +63,12 @@ const runtime = createSkillRuntime({
 });
 
 try {
-  heading('1. Load the agent (seed 000): examples/agents/code-analyst');
+  heading('1. Load the agent: examples/agents/code-analyst');
   const countTokens = await loadTokenCounter();
-  const agent = loadAgent(
-    runtime,
-    [{ directory: join(examples, 'agents'), kind: 'explicit' }],
-    'code-analyst',
-    {
-      countTokens,
-    },
-  );
+  const agent = runtime.loadAgent('code-analyst', {
+    bases: [{ directory: join(examples, 'agents'), kind: 'explicit' }],
+    countTokens,
+  });
   console.log(
     `   model ${agent.plan.provider} ${agent.plan.model} (fallback ${agent.plan.fallback ?? 'none'})`,
   );
@@ -134,7 +129,7 @@ try {
   console.log(`   catalog ${agent.tokens.catalog}`);
   console.log(`   total ${agent.tokens.total} of ${agent.contextBudget} (context_budget)`);
 } finally {
-  runtime.close();
+  await runtime.close();
   sink.close();
 }
 

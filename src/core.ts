@@ -252,7 +252,6 @@ export {
   type LoadAgentOptions,
   type LoadedAgent,
   listAgents,
-  loadAgent,
   readAgent,
 } from './runtime/agents.js';
 export {
@@ -260,15 +259,7 @@ export {
   createSkillRuntime,
   type SkillRuntimeDeps,
 } from './runtime/create.js';
-export {
-  type ApprovalAnswer,
-  type ApprovalQuestion,
-  type ApprovalStore,
-  DEFAULT_SCRIPT_LIMITS,
-  type RuntimeOptions,
-  type ScriptRun,
-  SkillRuntime,
-} from './runtime/runtime.js';
+export { DEFAULT_SCRIPT_LIMITS, type ScriptSettings } from './runtime/script-run.js';
 export { scriptInterpreter } from './runtime/scripts.js';
 export {
   callRuntimeTool,
@@ -278,3 +269,12 @@ export {
   type ToolCallResult,
   type ToolDefinition,
 } from './runtime/tools.js';
+export type {
+  ApprovalAnswer,
+  ApprovalQuestion,
+  ApprovalStore,
+  Refusal,
+  ScriptRun,
+  SkillFileListing,
+  SkillRuntime,
+} from './runtime/types.js';

@@ -1,3 +1,4 @@
+import type { Code } from '../codes.js';
 import { SkillhostError } from '../errors.js';
 
 /** Event names are noun-verb. */
@@ -7,6 +8,7 @@ export type AuditEventName =
   | 'skill-discover'
   | 'skill-activate'
   | 'resource-read'
+  | 'resource-list'
   | 'script-run'
   | 'permission-decide'
   | 'permission-approve';
@@ -36,7 +38,7 @@ export interface AuditEventInput {
   readonly triggered_by?: AuditTrigger | null;
   readonly loaded_files?: readonly string[];
   readonly tool_or_script_calls?: readonly AuditCall[];
-  readonly error?: { readonly code: string; readonly message: string } | null;
+  readonly error?: { readonly code: Code; readonly message: string } | null;
   readonly details?: Readonly<Record<string, unknown>>;
 }
 

@@ -3,19 +3,15 @@ import {
   type ApprovalQuestion,
   type ApprovalStore,
   CANONICAL_TOOLS,
+  createSkillRuntime,
   type PolicyConfig,
-  SkillRuntime,
+  type SkillRuntime,
 } from '../node/index.js';
 import { type OptionSpecs, type ParsedArgs, UsageError } from './args.js';
 import type { CliDeps, CliIO } from './io.js';
 import { printable } from './printable.js';
-import {
-  auditLogPath,
-  configFile,
-  registryOptions,
-  SOURCE_OPTIONS,
-  sourceSettings,
-} from './registry-options.js';
+import { auditLogPath, configFile, SOURCE_OPTIONS, sourceSettings } from './registry-options.js';
+import { VERSION } from './version.js';
 
 /** Options of the commands that use capabilities (and so the policy and the audit log). */
 export const RUNTIME_OPTIONS: OptionSpecs = {
@@ -87,7 +83,8 @@ function terminalConfirm(
 
 export interface OpenedRuntime {
   readonly runtime: SkillRuntime;
-  close(): void;
+  /** Ends the audit session and closes the log; never throws (the log's failure was reported). */
+  close(): Promise<void>;
 }
 
 /**
@@ -108,25 +105,33 @@ export function openRuntime(
   const settings = sourceSettings(args, deps);
   const sink = deps.auditSink(auditLogPath(args, deps));
   const confirm = terminalConfirm(io);
-  const runtime = SkillRuntime.open({
-    ...registryOptions(settings, deps),
+  const runtime = createSkillRuntime({
+    sources: settings.sources,
+    version: VERSION,
+    keepScans: false,
+    discovery: settings.discovery,
     policy: policyConfig(args),
     audit: { sink, sessionId: deps.newSessionId() },
-    now: deps.now,
-    scripts: {
+    deps: {
+      fs: deps.fs,
+      hash: deps.hash,
+      now: deps.now,
       runner: deps.runner,
+      approvals: approvalStore(deps),
+      ...(settings.cache === undefined ? {} : { cache: settings.cache }),
+      ...(confirm === undefined ? {} : { confirm }),
+    },
+    scripts: {
       ...(scripts.timeoutMs === undefined ? {} : { limits: { timeoutMs: scripts.timeoutMs } }),
       ...(scripts.allowUnsandboxed === true ? { allowUnsandboxed: true } : {}),
       ...(scripts.workspace === undefined ? {} : { workspace: scripts.workspace }),
     },
-    approvals: approvalStore(deps),
-    ...(confirm === undefined ? {} : { confirm }),
   });
   return {
     runtime,
-    close: () => {
+    close: async () => {
       try {
-        runtime.close();
+        await runtime.close();
       } catch {
         // The log could not take the session's end: the capability that needed it already failed.
       } finally {

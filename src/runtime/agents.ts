@@ -9,7 +9,7 @@ import { SkillhostError } from '../errors.js';
 import { estimateTokens } from '../format/body.js';
 import { decodeSkillText } from '../format/text.js';
 import { isWithinPath, joinPath } from '../paths.js';
-import type { SkillRuntime } from './runtime.js';
+import type { SkillRuntime } from './types.js';
 
 /** A folder that holds agent folders, searched in order (the first agent of a name wins). */
 export interface AgentBase {
@@ -214,6 +214,12 @@ export function listAgents(fs: SkillFileSystem, bases: readonly AgentBase[]): Ag
   return found;
 }
 
+/** What loading an agent needs of a runtime. */
+export type AgentHost = Pick<
+  SkillRuntime,
+  'sources' | 'skills' | 'resolve' | 'offered' | 'activate'
+>;
+
 export interface LoadAgentOptions {
   /** `--model` and `--provider` from the command line. */
   readonly model?: string;
@@ -230,24 +236,23 @@ export interface LoadAgentOptions {
  * must fit `context_budget`. A listed skill that is missing or unusable is an error naming it.
  */
 export function loadAgent(
-  runtime: SkillRuntime,
+  runtime: AgentHost,
+  fs: SkillFileSystem,
   bases: readonly AgentBase[],
   name: string,
   options: LoadAgentOptions = {},
 ): LoadedAgent {
-  const definition = readAgent(runtime.fs, bases, name);
+  const definition = readAgent(fs, bases, name);
   const { manifest } = definition;
   const plan = resolveModelPlan(manifest.models, {
     ...(options.model === undefined ? {} : { model: options.model }),
     ...(options.provider === undefined ? {} : { provider: options.provider }),
   });
-  const where = () =>
-    runtime.registry.sources.map((source) => source.root).join(', ') || '(no sources)';
+  const where = () => runtime.sources.map((source) => source.root).join(', ') || '(no sources)';
   const skills = manifest.skills.map((skill) => {
     // A name no usable copy answers to may still be there, unusable: say which.
     const entry =
-      runtime.registry.resolve(skill) ??
-      runtime.registry.entries.find((candidate) => candidate.name === skill);
+      runtime.resolve(skill) ?? runtime.skills().find((candidate) => candidate.name === skill);
 
     if (entry === undefined) {
       throw new SkillhostError(
@@ -264,8 +269,7 @@ export function loadAgent(
       );
     }
     // Preloading sends the body again even if this session activated the skill before.
-    runtime.session.deactivate(entry.address);
-    const activation = runtime.activate(skill, { triggeredBy: 'user' });
+    const activation = runtime.activate(skill, { triggeredBy: 'user', resend: true });
     return { name: activation.name, address: activation.address, body: activation.body };
   });
   const systemPrompt = joinSystemPrompt(
@@ -276,7 +280,7 @@ export function loadAgent(
   const deferred =
     manifest.deferredSkills === undefined ? undefined : new Set(manifest.deferredSkills);
   for (const skill of manifest.deferredSkills ?? []) {
-    const entry = runtime.registry.resolve(skill);
+    const entry = runtime.resolve(skill);
     if (entry === undefined) {
       throw new SkillhostError(
         'AGENT_SKILL_NOT_FOUND',

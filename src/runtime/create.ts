@@ -6,15 +6,13 @@ import type {
   ScriptRunner,
   SkillFileSystem,
 } from '../deps.js';
+import type { CatalogOptions } from '../disclosure/catalog.js';
+import type { ResourceOptions } from '../disclosure/resources.js';
 import type { PolicyConfig } from '../policy/engine.js';
-import type { SkillSource } from '../registry/sources.js';
-import {
-  type ApprovalAnswer,
-  type ApprovalQuestion,
-  type ApprovalStore,
-  type RuntimeOptions,
-  SkillRuntime,
-} from './runtime.js';
+import type { DiscoveryOptions } from '../registry/discover.js';
+import type { SkillSource, SourceKind } from '../registry/sources.js';
+import { Runtime } from './runtime.js';
+import type { ApprovalAnswer, ApprovalQuestion, ApprovalStore, SkillRuntime } from './types.js';
 
 /** The outside world a runtime needs; `skillhost/node` makes one with `nodeRuntimeDeps()`. */
 export interface SkillRuntimeDeps {
@@ -30,11 +28,8 @@ export interface SkillRuntimeDeps {
   readonly approvals?: ApprovalStore;
 }
 
-export interface CreateSkillRuntimeOptions
-  extends Omit<
-    RuntimeOptions,
-    'fs' | 'hash' | 'now' | 'cache' | 'confirm' | 'approvals' | 'scripts' | 'policy' | 'audit'
-  > {
+export interface CreateSkillRuntimeOptions {
+  /** Where skills are found, highest precedence first within a kind. */
   readonly sources: readonly SkillSource[];
   /** The host's tools (the ceiling), deny rules, defaults, narrowing, shadow mode. */
   readonly policy: PolicyConfig;
@@ -47,16 +42,40 @@ export interface CreateSkillRuntimeOptions
     readonly allowUnsandboxed?: boolean;
     readonly workspace?: { readonly path: string; readonly writable: boolean };
   };
+  /** Which kinds of source win a name collision, highest first. */
+  readonly precedence?: readonly SourceKind[];
+  /** Discovery limits (depth, folders, skills per source, links). */
+  readonly discovery?: DiscoveryOptions;
+  /** Version string mixed into index cache keys. */
+  readonly version?: string;
+  /**
+   * Keep discovery's scans for fast refreshes (default true); a one-shot caller saves memory
+   * with false.
+   */
+  readonly keepScans?: boolean;
+  /** Bounds on resource reads (size, binary handling). */
+  readonly resources?: ResourceOptions;
+  /**
+   * The skills offered to the model (names): the catalog, search and the model-facing tools see
+   * only these. Default: every usable skill. Narrows only; it never makes a skill usable.
+   */
+  readonly scope?: readonly string[];
+  /** Defaults for the catalog (format, token budget, exact counter). */
+  readonly catalog?: CatalogOptions;
+  /** Caps on the file listings of activation and `listFiles` (default 100 files, 4 levels). */
+  readonly listing?: { readonly maxFiles?: number; readonly maxDepth?: number };
 }
 
 /**
- * One object that owns the registry, the policy and the audit trail, for every way a skill is
- * reached (library, CLI, MCP server, adapters): `catalog()`, `activate()`, `readResource()`,
- * `runScript()`, `route()`, `tools()` and `callTool()`.
+ * The one way to make a runtime: discovers the sources, starts the audit session and records
+ * what was found. Every way a skill is reached (library, CLI, MCP server, adapters, agents)
+ * goes through the object it returns.
+ *
+ * @example const runtime = createSkillRuntime({ sources, policy: { tools: [...CANONICAL_TOOLS] }, audit: { sink, sessionId }, deps: nodeRuntimeDeps() });
  */
 export function createSkillRuntime(options: CreateSkillRuntimeOptions): SkillRuntime {
   const { deps, scripts, ...rest } = options;
-  return SkillRuntime.open({
+  return new Runtime({
     ...rest,
     fs: deps.fs,
     hash: deps.hash,

@@ -104,7 +104,7 @@ describe('the audit trail', () => {
       skill_name: hostile,
       loaded_files: [hostile],
       tool_or_script_calls: [{ script: 'scripts/a.sh', args: [hostile] }],
-      error: { code: 'X', message: hostile },
+      error: { code: 'INTERNAL_ERROR', message: hostile },
     });
     audit.close();
     expect(sink.lines).toHaveLength(2);

@@ -6,12 +6,8 @@ import { sha256 } from '../../src/node/hash.js';
 import { createSandboxRunner, type SandboxOptions } from '../../src/node/sandbox.js';
 import { CANONICAL_TOOLS } from '../../src/policy/tools.js';
 import type { Trust } from '../../src/registry/sources.js';
-import {
-  type ApprovalAnswer,
-  type ApprovalQuestion,
-  type RuntimeOptions,
-  SkillRuntime,
-} from '../../src/runtime/runtime.js';
+import { Runtime, type RuntimeParts } from '../../src/runtime/runtime.js';
+import type { ApprovalAnswer, ApprovalQuestion, SkillRuntime } from '../../src/runtime/types.js';
 import { skillText, tempDir, writeTree } from './temp.js';
 
 export interface World {
@@ -33,7 +29,7 @@ export interface WorldOptions {
   readonly allowedTools?: string;
   readonly trust?: Trust;
   readonly answers?: ApprovalAnswer[];
-  readonly options?: Partial<RuntimeOptions>;
+  readonly options?: Partial<RuntimeParts>;
   readonly sandbox?: SandboxOptions;
   readonly limits?: Partial<import('../../src/deps.js').ScriptLimits>;
   readonly allowUnsandboxed?: boolean;
@@ -62,7 +58,7 @@ export function world(options: WorldOptions = {}): World {
   const approvals = new Set<string>();
   const questions: ApprovalQuestion[] = [];
   const answers = [...(options.answers ?? [])];
-  const runtime = SkillRuntime.open({
+  const runtime: SkillRuntime = new Runtime({
     fs: createNodeFileSystem(),
     sources: [
       {

@@ -3,17 +3,19 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { MemoryAuditSink } from '../../src/audit/trail.js';
 import { loadTokenCounter } from '../../src/disclosure/tokens.js';
+import { createNodeFileSystem } from '../../src/node/fs.js';
 import { nodeRuntimeDeps } from '../../src/node/runtime-deps.js';
 import { CANONICAL_TOOLS } from '../../src/policy/tools.js';
 import {
   type AgentBase,
   defaultAgentBases,
   listAgents,
-  loadAgent,
   readAgent,
 } from '../../src/runtime/agents.js';
 import { createSkillRuntime } from '../../src/runtime/create.js';
 import { skillText, tempDir, writeTree } from '../helpers/temp.js';
+
+const fs = createNodeFileSystem();
 
 function setup(agentYaml: string, instructions = '# Role\n\nYou review code.\n', extraAgents = {}) {
   const root = tempDir('skillhost-agents-');
@@ -64,7 +66,7 @@ describe('loading an agent', () => {
       'name: demo\nmodels:\n  preferred: haiku\ncontext_budget: 4000\nskills:\n  - beta\n  - alpha\n',
     );
     const countTokens = await loadTokenCounter();
-    const agent = loadAgent(runtime, bases, 'demo', { countTokens });
+    const agent = runtime.loadAgent('demo', { bases, countTokens });
     expect(agent.systemPrompt).toBe('# Role\n\nYou review code.\n\n\nBETA BODY\n\nALPHA BODY');
     expect(agent.catalogSkills).toEqual(['gamma']);
     expect(agent.catalog).toContain('<name>gamma</name>');
@@ -81,14 +83,14 @@ describe('loading an agent', () => {
     expect(activations).toHaveLength(2);
     expect(activations[0]).toContain('"triggered_by":"user"');
     // Loading again in the same session sends the bodies again.
-    expect(loadAgent(runtime, bases, 'demo').systemPrompt).toContain('BETA BODY');
+    expect(runtime.loadAgent('demo', { bases }).systemPrompt).toContain('BETA BODY');
   });
 
   it('deferred_skills narrows the catalog', () => {
     const { runtime, bases } = setup('name: demo\nskills: [alpha]\ndeferred_skills: [gamma]\n');
-    expect(loadAgent(runtime, bases, 'demo').catalogSkills).toEqual(['gamma']);
+    expect(runtime.loadAgent('demo', { bases }).catalogSkills).toEqual(['gamma']);
     const none = setup('name: demo\ndeferred_skills: []\n');
-    const agent = loadAgent(none.runtime, none.bases, 'demo');
+    const agent = none.runtime.loadAgent('demo', { bases: none.bases });
     expect(agent.catalog).toBe('');
     expect(agent.tokens.catalog).toBe(0);
   });
@@ -97,7 +99,7 @@ describe('loading an agent', () => {
     const { runtime, bases } = setup('name: demo\ncontext_budget: 10\nskills: [alpha]\n');
     let error: unknown;
     try {
-      loadAgent(runtime, bases, 'demo');
+      runtime.loadAgent('demo', { bases });
     } catch (caught) {
       error = caught;
     }
@@ -109,29 +111,29 @@ describe('loading an agent', () => {
 
   it('names a missing skill and where it looked; refuses an untrusted one', () => {
     const missing = setup('name: demo\nskills: [nowhere]\n');
-    expect(() => loadAgent(missing.runtime, missing.bases, 'demo')).toThrow(
+    expect(() => missing.runtime.loadAgent('demo', { bases: missing.bases })).toThrow(
       expect.objectContaining({
         code: 'AGENT_SKILL_NOT_FOUND',
         message: expect.stringContaining(join(missing.root, 'skills')),
       }),
     );
     const untrusted = setup('name: demo\nskills: [delta]\n');
-    expect(() => loadAgent(untrusted.runtime, untrusted.bases, 'demo')).toThrow(
+    expect(() => untrusted.runtime.loadAgent('demo', { bases: untrusted.bases })).toThrow(
       expect.objectContaining({ code: 'AGENT_SKILL_UNAVAILABLE' }),
     );
     const deferred = setup('name: demo\ndeferred_skills: [nowhere]\n');
-    expect(() => loadAgent(deferred.runtime, deferred.bases, 'demo')).toThrow(
+    expect(() => deferred.runtime.loadAgent('demo', { bases: deferred.bases })).toThrow(
       expect.objectContaining({ code: 'AGENT_SKILL_NOT_FOUND' }),
     );
   });
 
   it('refuses hostile names, links out of the base, and missing or empty instructions', () => {
-    const { runtime, bases, root } = setup('name: demo\n', '   \n');
+    const { bases, root } = setup('name: demo\n', '   \n');
     for (const name of ['../skills', 'demo/../demo', '/etc', 'a\\b', '..'])
-      expect(() => readAgent(runtime.fs, bases, name), name).toThrow(
+      expect(() => readAgent(fs, bases, name), name).toThrow(
         expect.objectContaining({ code: 'AGENT_NAME_INVALID' }),
       );
-    expect(() => readAgent(runtime.fs, bases, 'demo')).toThrow(
+    expect(() => readAgent(fs, bases, 'demo')).toThrow(
       expect.objectContaining({ code: 'AGENT_INSTRUCTIONS_MISSING' }),
     );
     writeTree(root, {
@@ -139,40 +141,38 @@ describe('loading an agent', () => {
       'outside/evil/instructions.md': 'x',
     });
     symlinkSync(join(root, 'outside/evil'), join(root, 'agents/evil'));
-    expect(() => readAgent(runtime.fs, bases, 'evil')).toThrow(
+    expect(() => readAgent(fs, bases, 'evil')).toThrow(
       expect.objectContaining({ code: 'AGENT_OUTSIDE_BASE' }),
     );
     mkdirSync(join(root, 'agents/noinstructions'));
     writeTree(root, { 'agents/noinstructions/agent.yaml': 'name: noinstructions\n' });
-    expect(() => readAgent(runtime.fs, bases, 'noinstructions')).toThrow(
+    expect(() => readAgent(fs, bases, 'noinstructions')).toThrow(
       expect.objectContaining({ code: 'AGENT_INSTRUCTIONS_MISSING' }),
     );
-    expect(() => readAgent(runtime.fs, bases, 'ghost')).toThrow(
+    expect(() => readAgent(fs, bases, 'ghost')).toThrow(
       expect.objectContaining({ code: 'AGENT_NOT_FOUND' }),
     );
     // A link that stays inside the base is fine.
     symlinkSync(join(root, 'agents/demo'), join(root, 'agents/alias'));
-    expect(() => readAgent(runtime.fs, bases, 'alias')).toThrow(
+    expect(() => readAgent(fs, bases, 'alias')).toThrow(
       expect.objectContaining({ code: 'AGENT_INSTRUCTIONS_MISSING' }),
     );
   });
 
   it('carries manifest diagnostics: errors refuse, warnings stay', () => {
     const broken = setup('name: demo\ncontext_budget: -5\n');
-    expect(() => readAgent(broken.runtime.fs, broken.bases, 'demo')).toThrow(
+    expect(() => readAgent(fs, broken.bases, 'demo')).toThrow(
       expect.objectContaining({
         code: 'AGENT_MANIFEST_INVALID',
         diagnostics: [expect.objectContaining({ code: 'AGENT_FIELD_INVALID', line: 2 })],
       }),
     );
     const warned = setup('name: demo\nflavour: mint\n');
-    expect(readAgent(warned.runtime.fs, warned.bases, 'demo').diagnostics[0]?.code).toBe(
-      'AGENT_FIELD_UNKNOWN',
-    );
+    expect(readAgent(fs, warned.bases, 'demo').diagnostics[0]?.code).toBe('AGENT_FIELD_UNKNOWN');
   });
 
   it('lists agents by precedence, marking invalid and shadowed ones', () => {
-    const { runtime, root } = setup('name: demo\n', 'x', {
+    const { root } = setup('name: demo\n', 'x', {
       'agents/broken/agent.yaml': 'name: [\n',
       'agents/broken/instructions.md': 'x',
       'more/demo/agent.yaml': 'name: demo\ndescription: second\n',
@@ -180,11 +180,7 @@ describe('loading an agent', () => {
       'agents/not-an-agent/readme.md': 'x',
     });
     const bases = defaultAgentBases({ directories: [join(root, 'agents'), join(root, 'more')] });
-    const listed = listAgents(runtime.fs, bases).map((agent) => [
-      agent.name,
-      agent.valid,
-      agent.shadowed,
-    ]);
+    const listed = listAgents(fs, bases).map((agent) => [agent.name, agent.valid, agent.shadowed]);
     expect(listed).toEqual([
       ['broken', false, false],
       ['demo', true, false],
@@ -194,12 +190,12 @@ describe('loading an agent', () => {
 
   it('refuses an unknown provider or model', () => {
     const { runtime, bases } = setup('name: demo\nmodels:\n  provider: skynet\n');
-    expect(() => loadAgent(runtime, bases, 'demo')).toThrow(
+    expect(() => runtime.loadAgent('demo', { bases })).toThrow(
       expect.objectContaining({ code: 'MODEL_PROVIDER_UNKNOWN' }),
     );
     const model = setup('name: demo\n');
-    expect(() => loadAgent(model.runtime, model.bases, 'demo', { model: 'gpt-9000' })).toThrow(
-      expect.objectContaining({ code: 'MODEL_UNKNOWN' }),
-    );
+    expect(() =>
+      model.runtime.loadAgent('demo', { bases: model.bases, model: 'gpt-9000' }),
+    ).toThrow(expect.objectContaining({ code: 'MODEL_UNKNOWN' }));
   });
 });

@@ -4,6 +4,7 @@
  */
 import { type JSONSchema7, jsonSchema, type Tool, tool } from 'ai';
 import type {
+  Code,
   JsonSchemaObject,
   RuntimeToolName,
   SkillRuntime,
@@ -33,7 +34,7 @@ export type SkillToolSet = Record<string, Tool<unknown, ToolCallResult>>;
 export class SkillToolError extends Error {
   readonly toolName: string;
   /** The runtime's error code; none for a script killed by a signal. */
-  readonly code: string | undefined;
+  readonly code: Code | undefined;
   readonly result: ToolCallResult;
 
   constructor(toolName: string, result: ToolCallResult) {
@@ -67,21 +68,14 @@ export function skillTools(
 ): SkillToolSet {
   const tools: SkillToolSet = {};
   const { needsApproval, throwOnError = false } = options;
-  // The AI SDK starts a step's calls at once; the runtime takes them one at a time, in the order
-  // they start (as the other adapters do): a script run may rely on the activation before it,
-  // and two confirmations must never ask the user at the same time.
-  let previous: Promise<unknown> = Promise.resolve();
-  const callInTurn = (name: string, input: unknown): Promise<ToolCallResult> => {
-    const call = previous.then(() => runtime.callTool(name, input));
-    previous = call.catch(() => undefined);
-    return call;
-  };
   for (const definition of runtime.tools()) {
     tools[definition.name] = tool<unknown, ToolCallResult>({
       description: definition.description,
       inputSchema: jsonSchema(toJsonSchema7(definition.inputSchema)),
       execute: async (input) => {
-        const result = await callInTurn(definition.name, input);
+        // The AI SDK starts a step's calls at once; the runtime takes them one at a time, in
+        // the order they start, so a run may rely on the activation before it.
+        const result = await runtime.callTool(definition.name, input);
         if (result.isError && throwOnError) throw new SkillToolError(definition.name, result);
         return result;
       },

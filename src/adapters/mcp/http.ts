@@ -15,8 +15,6 @@ export interface ServeHttpOptions extends McpServerOptions {
   readonly host?: string;
   /** The endpoint's path (default `/mcp`). */
   readonly path?: string;
-  /** Errors outside any request (a failed notice, a request that could not be converted). */
-  readonly onError?: (error: Error) => void;
 }
 
 export interface HttpServing {
@@ -41,11 +39,10 @@ export async function serveHttp(
   runtime: SkillRuntime,
   options: ServeHttpOptions,
 ): Promise<HttpServing> {
-  const report = (error: unknown) =>
-    options.onError?.(error instanceof Error ? error : new Error(String(error)));
   const host = options.host ?? '127.0.0.1';
   const endpoint = options.path ?? '/mcp';
   const hub = new SkillServerHub(runtime, options);
+  const report = (error: unknown) => hub.report(error);
   const handler = createMcpHandler(() => hub.build(), { onerror: report });
   hub.onChange(() => {
     handler.notify.toolsChanged();

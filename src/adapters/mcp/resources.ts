@@ -1,11 +1,9 @@
 import type { ReadResourceResult, Resource } from '@modelcontextprotocol/server';
 import { DIRECTORY_MIME_TYPE } from '@modelcontextprotocol/server/ext/skills';
 import {
-  listSkillFiles,
   mediaTypeOf,
   type RegistryEntry,
   type SkillFile,
-  type SkillFileSystem,
   SkillhostError,
   type SkillRuntime,
 } from '../../node/index.js';
@@ -31,19 +29,17 @@ function knownMediaType(path: string): string | undefined {
 }
 
 /**
- * A skill's files as MCP resources (`skill://NAME/PATH`). Listing uses the activation's capped,
- * link-free walk of the skill folder (names and sizes only); every read goes through
- * `runtime.readResource`, so the policy, the path checks, the size bound and the audit record
- * are the runtime's own. Only skills the runtime offers (its scope) are served.
+ * A skill's files as MCP resources (`skill://NAME/PATH`). Listings come from
+ * `runtime.listFiles` (the activation's capped, link-free walk: names and sizes only) and every
+ * read goes through `runtime.readResource`, so the policy, the path checks, the size bound and
+ * the audit record are the runtime's own. Only skills the runtime offers (its scope) are served.
  */
 export class SkillResources {
   readonly #runtime: SkillRuntime;
-  readonly #fs: SkillFileSystem;
   readonly #limits: ResourceLimits;
 
-  constructor(runtime: SkillRuntime, fs: SkillFileSystem, limits: ResourceLimits) {
+  constructor(runtime: SkillRuntime, limits: ResourceLimits) {
     this.#runtime = runtime;
-    this.#fs = fs;
     this.#limits = limits;
   }
 
@@ -52,9 +48,16 @@ export class SkillResources {
     return this.#runtime.offered().find((entry) => entry.name === name);
   }
 
-  #files(entry: RegistryEntry): SkillFile[] {
-    return listSkillFiles(this.#fs, entry.directory, this.#limits.perSkill, this.#limits.depth)
-      .files;
+  /** A skill's files through the runtime; a refusal becomes a JSON-RPC error with its code. */
+  #files(entry: RegistryEntry): readonly SkillFile[] {
+    try {
+      return this.#runtime.listFiles(entry.name, {
+        maxFiles: this.#limits.perSkill,
+        maxDepth: this.#limits.depth,
+      }).files;
+    } catch (error) {
+      throw protocolErrorOf(error, skillUri(entry.name, ''));
+    }
   }
 
   /** Every offered skill's SKILL.md, then its files, up to the cap. */
@@ -174,11 +177,11 @@ export class SkillResources {
             `No skill named ${JSON.stringify(parsed.name.slice(0, 200))} is offered`,
           );
     try {
-      this.#runtime.record({
+      this.#runtime.recordRefusal({
         event: 'resource-read',
-        skill_name: parsed.ok ? parsed.name.slice(0, 200) : null,
-        loaded_files: [uri.slice(0, 300)],
-        error: { code: refusal.code, message: refusal.message },
+        ...(parsed.ok ? { skill: parsed.name.slice(0, 200) } : {}),
+        path: uri,
+        error: refusal,
       });
     } catch (error) {
       throw protocolErrorOf(error, uri);

@@ -7,8 +7,6 @@ import {
 import {
   createChokidarWatcher,
   type DirectoryWatcher,
-  type RegistryEntry,
-  type SkillFileSystem,
   SkillhostError,
   type SkillRuntime,
   type ToolCallResult,
@@ -30,10 +28,13 @@ export interface McpServerOptions {
   readonly watch?: boolean;
   /** The watcher (default: the node entry's chokidar watcher). */
   readonly watcher?: DirectoryWatcher;
-  /** Lists skill folders for `resources/list` (default: the runtime's file system). */
-  readonly fs?: SkillFileSystem;
   /** Most resources `resources/list` returns (default 1000). */
   readonly maxListedResources?: number;
+  /**
+   * Problems outside any request: a watch that cannot start, a change notice that cannot be
+   * sent. Without it they are written to standard error; they never stop the server.
+   */
+  readonly onError?: (error: Error) => void;
 }
 
 const DEFAULT_LIMITS: ResourceLimits = { maxListed: 1000, perSkill: 100, depth: 4 };
@@ -69,13 +70,14 @@ export class SkillServerHub {
   readonly #extension: ReturnType<typeof skillsExtension>;
   readonly #listeners = new Set<() => void>();
   #watch: WatchHandle | undefined;
-  #instructions: { readonly entries: readonly RegistryEntry[]; readonly text: string } | undefined;
-  #tools: { readonly entries: readonly RegistryEntry[]; readonly tools: Tool[] } | undefined;
+  #stopListening: (() => void) | undefined;
+  #instructions: { readonly revision: number; readonly text: string } | undefined;
+  #tools: { readonly revision: number; readonly tools: Tool[] } | undefined;
 
   constructor(runtime: SkillRuntime, options: McpServerOptions = {}) {
     this.runtime = runtime;
     this.#options = options;
-    this.#resources = new SkillResources(runtime, options.fs ?? runtime.fs, {
+    this.#resources = new SkillResources(runtime, {
       ...DEFAULT_LIMITS,
       ...(options.maxListedResources === undefined
         ? {}
@@ -86,11 +88,11 @@ export class SkillServerHub {
 
   /** The server's instructions: a preamble and the XML catalog, rendered once per registry state. */
   instructions(): string {
-    const entries = this.runtime.registry.entries;
-    if (this.#instructions?.entries !== entries) {
+    const revision = this.runtime.revision;
+    if (this.#instructions?.revision !== revision) {
       const catalog = this.runtime.catalog({ format: 'xml' }).text;
       this.#instructions = {
-        entries,
+        revision,
         text:
           catalog === '' ? `${PREAMBLE}\n\nNo skill is available.` : `${PREAMBLE}\n\n${catalog}`,
       };
@@ -104,10 +106,10 @@ export class SkillServerHub {
    * for the runtime's life. Rendering takes the whole catalog (milliseconds at 1,000 skills).
    */
   tools(): Tool[] {
-    const entries = this.runtime.registry.entries;
-    if (this.#tools?.entries !== entries) {
+    const revision = this.runtime.revision;
+    if (this.#tools?.revision !== revision) {
       this.#tools = {
-        entries,
+        revision,
         tools: this.runtime.tools().map((tool) => ({
           name: tool.name,
           description: tool.description,
@@ -170,17 +172,16 @@ export class SkillServerHub {
           'SKILL_NOT_FOUND',
           `No skill named ${JSON.stringify(shown)} is offered`,
         );
-        // The runtime never sees this request; it is recorded as the runtime records its own.
-        this.runtime.record({
+        // The runtime never sees this request; it records the refusal as it records its own.
+        this.runtime.recordRefusal({
           event: 'skill-activate',
-          skill_name: shown,
-          triggered_by: 'user',
-          error: { code: refusal.code, message: refusal.message },
+          skill: shown,
+          triggeredBy: 'user',
+          error: refusal,
         });
         throw refusal;
       }
-      this.runtime.session.deactivate(entry.address);
-      const activation = this.runtime.activate(entry.name, { triggeredBy: 'user' });
+      const activation = this.runtime.activate(entry.name, { triggeredBy: 'user', resend: true });
       return {
         description: entry.metadata?.description ?? '',
         messages: [{ role: 'user', content: { type: 'text', text: activation.text } }],
@@ -200,15 +201,25 @@ export class SkillServerHub {
   async watch(): Promise<void> {
     if (this.#watch !== undefined) return;
     const watcher = this.#options.watcher ?? (await createChokidarWatcher());
-    this.#watch = this.runtime.registry.watch(watcher, () => {
+    this.#stopListening = this.runtime.onChange(() => {
       for (const listener of this.#listeners) listener();
     });
+    this.#watch = this.runtime.watch(watcher);
+  }
+
+  /** Reports a problem outside any request (see `McpServerOptions.onError`). */
+  report(error: unknown): void {
+    const problem = error instanceof Error ? error : new Error(String(error));
+    if (this.#options.onError !== undefined) this.#options.onError(problem);
+    else console.error(`skillhost mcp: ${problem.message}`);
   }
 
   /** Stops watching. The runtime stays open: its owner closes it. */
   async close(): Promise<void> {
     const handle = this.#watch;
     this.#watch = undefined;
+    this.#stopListening?.();
+    this.#stopListening = undefined;
     this.#listeners.clear();
     await handle?.close();
   }
@@ -238,14 +249,15 @@ export function createMcpServer(runtime: SkillRuntime, options: McpServerOptions
   const hub = new SkillServerHub(runtime, options);
   const mcp = hub.build();
   if (options.watch === true) {
-    hub.onChange(() => announceChanges(mcp, () => {}));
+    const report = (error: unknown) => hub.report(error);
+    hub.onChange(() => announceChanges(mcp, report));
     const previous = mcp.server.onclose;
     mcp.server.onclose = () => {
       previous?.();
-      hub.close().catch(() => {});
+      hub.close().catch(report);
     };
     // A watch that cannot start leaves a working server that only misses change notices.
-    hub.watch().catch(() => {});
+    hub.watch().catch(report);
   }
   return mcp;
 }

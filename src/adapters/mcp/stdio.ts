@@ -5,10 +5,7 @@ import {
 import type { SkillRuntime } from '../../node/index.js';
 import { announceChanges, type McpServerOptions, SkillServerHub } from './server.js';
 
-export interface ServeStdioOptions extends McpServerOptions {
-  /** Errors outside any request (a broken pipe, a notice that could not be sent). */
-  readonly onError?: (error: Error) => void;
-}
+export type ServeStdioOptions = McpServerOptions;
 
 export interface StdioServing {
   /** Settles when the client closes the connection (stdin ends) or `close()` was called. */
@@ -25,9 +22,8 @@ export async function serveStdio(
   runtime: SkillRuntime,
   options: ServeStdioOptions = {},
 ): Promise<StdioServing> {
-  const report = (error: unknown) =>
-    options.onError?.(error instanceof Error ? error : new Error(String(error)));
   const hub = new SkillServerHub(runtime, options);
+  const report = (error: unknown) => hub.report(error);
   let markClosed: () => void = () => {};
   const closed = new Promise<void>((resolve) => {
     markClosed = resolve;

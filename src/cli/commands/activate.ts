@@ -4,7 +4,7 @@ import { openRuntime, RUNTIME_OPTIONS } from '../runtime-options.js';
 
 const triggers = new Set(['model', 'user', 'router']);
 
-export function run({ argv, io, deps }: CommandContext): number {
+export async function run({ argv, io, deps }: CommandContext): Promise<number> {
   const args = parseArgs(argv, { ...RUNTIME_OPTIONS, 'triggered-by': { type: 'string' } });
   if (args.positionals.length !== 1)
     throw new UsageError('activate needs exactly one NAME (or NAME@SOURCE)');
@@ -20,6 +20,6 @@ export function run({ argv, io, deps }: CommandContext): number {
     else io.stdout.write(`${activation.text}\n`);
     return 0;
   } finally {
-    close();
+    await close();
   }
 }

@@ -3,7 +3,6 @@ import {
   type Diagnostic,
   defaultAgentBases,
   listAgents,
-  loadAgent,
   loadTokenCounter,
   readAgent,
   resolveModelPlan,
@@ -85,7 +84,7 @@ function list(args: ParsedArgs, io: CliIO, deps: CliDeps): number {
   return 0;
 }
 
-function show(args: ParsedArgs, io: CliIO, deps: CliDeps, name: string): number {
+async function show(args: ParsedArgs, io: CliIO, deps: CliDeps, name: string): Promise<number> {
   const definition = readAgent(deps.fs, agentBases(args, deps), name);
   const { manifest } = definition;
   const plan = resolveModelPlan(manifest.models, {
@@ -95,7 +94,7 @@ function show(args: ParsedArgs, io: CliIO, deps: CliDeps, name: string): number 
   const { runtime, close } = openRuntime(args, deps, io);
   try {
     const skill = (skillName: string) => {
-      const entry = runtime.registry.resolve(skillName);
+      const entry = runtime.resolve(skillName);
       return {
         name: skillName,
         status: entry === undefined ? 'missing' : entry.status,
@@ -133,7 +132,7 @@ function show(args: ParsedArgs, io: CliIO, deps: CliDeps, name: string): number 
     io.stdout.write(`${lines.join('\n')}\n`);
     return 0;
   } finally {
-    close();
+    await close();
   }
 }
 
@@ -142,7 +141,8 @@ async function prompt(args: ParsedArgs, io: CliIO, deps: CliDeps, name: string):
   const countTokens = await loadTokenCounter();
   const { runtime, close } = openRuntime(args, deps, io);
   try {
-    const agent = loadAgent(runtime, bases, name, {
+    const agent = runtime.loadAgent(name, {
+      bases,
       countTokens,
       ...(args.options.model === undefined ? {} : { model: String(args.options.model) }),
       ...(args.options.provider === undefined ? {} : { provider: String(args.options.provider) }),
@@ -185,7 +185,7 @@ async function prompt(args: ParsedArgs, io: CliIO, deps: CliDeps, name: string):
     io.stdout.write(`${parts.join('\n')}\n`);
     return 0;
   } finally {
-    close();
+    await close();
   }
 }
 
@@ -195,7 +195,9 @@ export async function run({ argv, io, deps }: CommandContext): Promise<number> {
   try {
     if (action === 'list') return list(args, io, deps);
     if ((action === 'show' || action === 'prompt') && name !== undefined && extra.length === 0) {
-      return action === 'show' ? show(args, io, deps, name) : await prompt(args, io, deps, name);
+      return action === 'show'
+        ? await show(args, io, deps, name)
+        : await prompt(args, io, deps, name);
     }
   } catch (error) {
     if (SkillhostError.isInstance(error) && error.diagnostics.length > 0)

@@ -92,6 +92,6 @@ export async function run({ argv, io, deps }: CommandContext): Promise<number> {
     return 0;
   } finally {
     signal.dispose();
-    opened.close();
+    await opened.close();
   }
 }

@@ -2,7 +2,7 @@ import { integerOption, parseArgs, UsageError } from '../args.js';
 import type { CommandContext } from '../command.js';
 import { openRuntime, RUNTIME_OPTIONS } from '../runtime-options.js';
 
-export function run({ argv, io, deps }: CommandContext): number {
+export async function run({ argv, io, deps }: CommandContext): Promise<number> {
   const args = parseArgs(argv, {
     ...RUNTIME_OPTIONS,
     'max-bytes': { type: 'string' },
@@ -29,6 +29,6 @@ export function run({ argv, io, deps }: CommandContext): number {
     }
     return 0;
   } finally {
-    close();
+    await close();
   }
 }

@@ -98,6 +98,6 @@ export async function run({ argv, io, deps }: CommandContext): Promise<number> {
     }
     throw error;
   } finally {
-    opened?.close();
+    await opened?.close();
   }
 }

@@ -3,7 +3,7 @@ import type { CommandContext } from '../command.js';
 import { printable } from '../printable.js';
 import { openRuntime, RUNTIME_OPTIONS } from '../runtime-options.js';
 
-export function run({ argv, io, deps }: CommandContext): number {
+export async function run({ argv, io, deps }: CommandContext): Promise<number> {
   const args = parseArgs(argv, RUNTIME_OPTIONS);
   if (args.positionals.length > 0) throw new UsageError('tools takes no arguments');
   const { runtime, close } = openRuntime(args, deps, io);
@@ -28,6 +28,6 @@ export function run({ argv, io, deps }: CommandContext): number {
     }
     return 0;
   } finally {
-    close();
+    await close();
   }
 }

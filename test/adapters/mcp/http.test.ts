@@ -9,7 +9,8 @@ import { createNodeFileSystem } from '../../../src/node/fs.js';
 import { sha256 } from '../../../src/node/hash.js';
 import { createSandboxRunner } from '../../../src/node/sandbox.js';
 import { CANONICAL_TOOLS } from '../../../src/policy/tools.js';
-import { SkillRuntime } from '../../../src/runtime/runtime.js';
+import { Runtime } from '../../../src/runtime/runtime.js';
+import type { SkillRuntime } from '../../../src/runtime/types.js';
 import {
   addSkill,
   ESCAPES,
@@ -49,7 +50,7 @@ describe('serveHttp: Streamable HTTP on loopback (in process, the SDK client)', 
 
   beforeAll(async () => {
     tree = skillTree(scratch);
-    runtime = SkillRuntime.open({
+    runtime = new Runtime({
       fs: createNodeFileSystem(),
       sources: [
         { id: 'test', kind: 'explicit', root: tree.skills, trust: 'trusted', enabled: true },

@@ -7,7 +7,7 @@ import type { DirectoryWatcher } from '../../../src/deps.js';
 import { createNodeFileSystem } from '../../../src/node/fs.js';
 import { sha256 } from '../../../src/node/hash.js';
 import { CANONICAL_TOOLS } from '../../../src/policy/tools.js';
-import { type RuntimeOptions, SkillRuntime } from '../../../src/runtime/runtime.js';
+import { Runtime, type RuntimeParts } from '../../../src/runtime/runtime.js';
 import { tempDir } from '../../helpers/temp.js';
 import { addSkill, rejection, Scratch, type SkillTree, skillTree, textOf } from './fixture.js';
 
@@ -21,11 +21,11 @@ afterEach(async () => {
 
 /** A runtime over the fixture skills (no script runner), served in memory to a real client. */
 async function connect(
-  options: { runtime?: Partial<RuntimeOptions>; server?: McpServerOptions; tree?: SkillTree } = {},
+  options: { runtime?: Partial<RuntimeParts>; server?: McpServerOptions; tree?: SkillTree } = {},
 ) {
   const tree = options.tree ?? skillTree(scratch);
   const sink = new MemoryAuditSink();
-  const runtime = SkillRuntime.open({
+  const runtime = new Runtime({
     fs: createNodeFileSystem(),
     sources: [{ id: 'test', kind: 'explicit', root: tree.skills, trust: 'trusted', enabled: true }],
     hash: sha256,

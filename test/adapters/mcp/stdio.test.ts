@@ -12,7 +12,7 @@ import { sha256 } from '../../../src/node/hash.js';
 import { createSandboxRunner } from '../../../src/node/sandbox.js';
 import { CANONICAL_TOOLS } from '../../../src/policy/tools.js';
 import { defaultSources } from '../../../src/registry/sources.js';
-import { SkillRuntime } from '../../../src/runtime/runtime.js';
+import { Runtime } from '../../../src/runtime/runtime.js';
 import {
   addSkill,
   ESCAPES,
@@ -85,7 +85,7 @@ describe('skillhost mcp over stdio (the built bin, the SDK client)', () => {
   });
 
   it('lists exactly the runtime tools, JSON Schemas as they are', async () => {
-    const runtime = SkillRuntime.open({
+    const runtime = new Runtime({
       fs: createNodeFileSystem(),
       sources: defaultSources({
         projectDir: tree.root,

@@ -1,0 +1,231 @@
+import type { AuditEventInput } from '../audit/trail.js';
+import type {
+  ContentHasher,
+  ScriptLimits,
+  ScriptRunner,
+  ScriptRunResult,
+  SkillFileSystem,
+} from '../deps.js';
+import { SkillhostError } from '../errors.js';
+import { approvalKey, type PolicyDecision, type ToolRequest } from '../policy/engine.js';
+import type { RegistryEntry } from '../registry/registry.js';
+import {
+  approvalRecord,
+  failureRecord,
+  type ScriptCall,
+  scriptDecisionRecord,
+  userRefusalRecord,
+} from './records.js';
+import { loadScript } from './scripts.js';
+import type { ApprovalAnswer, ApprovalQuestion, ApprovalStore, ScriptRun } from './types.js';
+
+export const DEFAULT_SCRIPT_LIMITS: ScriptLimits = Object.freeze({
+  timeoutMs: 60_000,
+  maxProcesses: 64,
+  maxMemoryBytes: 1024 * 1024 * 1024,
+  maxFileBytes: 64 * 1024 * 1024,
+  maxOpenFiles: 256,
+  maxCapturedBytes: 32 * 1024,
+  maxOutputBytes: 64 * 1024 * 1024,
+});
+
+/** How scripts run: the runner, its limits, the workspace and the unsandboxed escape hatch. */
+export interface ScriptSettings {
+  readonly runner: ScriptRunner;
+  readonly limits?: Partial<ScriptLimits>;
+  /** Run without an OS sandbox when none is available (logged as such). Default false. */
+  readonly allowUnsandboxed?: boolean;
+  /** A folder scripts see as their working directory (read-only unless writable). */
+  readonly workspace?: { readonly path: string; readonly writable: boolean };
+}
+
+/** What running a script needs of the runtime that owns it. */
+export interface ScriptHost {
+  readonly fs: SkillFileSystem;
+  readonly hash: ContentHasher;
+  readonly scripts: ScriptSettings | undefined;
+  readonly approvals: ApprovalStore | undefined;
+  readonly confirm: ((question: ApprovalQuestion) => Promise<ApprovalAnswer>) | undefined;
+  /** The usable entry of a name or address (throws SKILL_NOT_FOUND or SKILL_UNAVAILABLE). */
+  usable(name: string): RegistryEntry;
+  isActive(address: string): boolean;
+  /** The policy's decision on a call, with the grants in force and the stored approvals. */
+  decide(request: ToolRequest): PolicyDecision;
+  record(input: AuditEventInput): void;
+}
+
+/**
+ * Runs a script of an active skill: only a regular text file under the skill's scripts/ folder,
+ * with an allowed interpreter and arguments without NUL; the policy decides (pre-approved,
+ * confirmed once or always for this exact content, or refused); a runner that cannot sandbox is
+ * found out before anyone is asked; the bytes that were hashed are the bytes that run; every
+ * step is recorded before it takes effect.
+ */
+export async function runSkillScript(
+  host: ScriptHost,
+  name: string,
+  script: string,
+  args: readonly string[],
+  approveOnce: boolean,
+): Promise<ScriptRun> {
+  const fail = (error: unknown, extra: Parameters<typeof failureRecord>[3] = {}): never => {
+    host.record(
+      failureRecord('script-run', name, error, {
+        call: { script: script.slice(0, 300) },
+        ...extra,
+      }),
+    );
+    throw error;
+  };
+  let entry: RegistryEntry;
+  let loaded: ReturnType<typeof loadScript>;
+  try {
+    entry = host.usable(name);
+    if (!host.isActive(entry.address)) {
+      throw new SkillhostError(
+        'SKILL_NOT_ACTIVE',
+        `Skill ${entry.address} is not active; activate it before running its scripts`,
+      );
+    }
+    loaded = loadScript(host.fs, host.hash, entry, script, args);
+  } catch (error) {
+    return fail(error);
+  }
+  const { path, bytes, contentHash, interpreter } = loaded;
+  const call: ScriptCall = { script: path, args: [...args], interpreter };
+  const where = { source: entry.source.id, contentHash, call };
+  const decision = host.decide({
+    tool: 'run_skill_script',
+    script: {
+      skill: entry.address,
+      source: entry.source.id,
+      path,
+      contentHash,
+      interpreter,
+      args,
+    },
+  });
+  host.record(scriptDecisionRecord(entry, contentHash, call, decision));
+  let approvedBy: ScriptRun['approvedBy'] = decision.decision === 'allow' ? 'policy' : 'shadow';
+  if (decision.effect === 'deny') {
+    throw new SkillhostError(
+      'PERMISSION_DENIED',
+      `Running ${path} of ${entry.address} is denied: ${decision.reason}`,
+      { details: { rule: decision.rule } },
+    );
+  }
+  const scripts = host.scripts;
+  // A run that cannot happen is refused before anyone is asked to approve it.
+  if (scripts === undefined) {
+    return fail(
+      new SkillhostError('SANDBOX_UNAVAILABLE', 'This runtime has no script runner'),
+      where,
+    );
+  }
+  const sandbox = scripts.runner.sandbox();
+  if (!sandbox.available && scripts.allowUnsandboxed !== true) {
+    return fail(
+      new SkillhostError(
+        'SANDBOX_UNAVAILABLE',
+        `Cannot run scripts in a sandbox: ${sandbox.reason}`,
+      ),
+      where,
+    );
+  }
+  if (decision.effect === 'ask') {
+    approvedBy = await confirmRun(host, entry, contentHash, call, decision, approveOnce);
+  }
+  let result: ScriptRunResult;
+  try {
+    result = await scripts.runner.run({
+      skillDirectory: entry.directory,
+      scriptPath: path,
+      scriptBytes: bytes,
+      interpreter,
+      args,
+      limits: { ...DEFAULT_SCRIPT_LIMITS, ...scripts.limits },
+      ...(scripts.workspace === undefined ? {} : { workspace: scripts.workspace }),
+      ...(scripts.allowUnsandboxed === true ? { allowUnsandboxed: true } : {}),
+    });
+  } catch (error) {
+    return fail(error, where);
+  }
+  host.record({
+    event: 'script-run',
+    skill_name: entry.name,
+    source: entry.source.id,
+    content_hash: contentHash,
+    loaded_files: [path],
+    tool_or_script_calls: [
+      {
+        ...call,
+        decision: 'allow',
+        approved_by: approvedBy,
+        exit_code: result.exitCode,
+        signal: result.signal,
+        timed_out: result.timedOut,
+        output_limited: result.outputLimited,
+        duration_ms: result.durationMs,
+        sandbox: result.sandbox,
+        stdout_bytes: result.stdout.totalBytes,
+        stderr_bytes: result.stderr.totalBytes,
+      },
+    ],
+    details:
+      result.sandbox === 'none'
+        ? { warning: 'ran without an OS sandbox, as explicitly allowed' }
+        : {},
+  });
+  return { skill: entry.address, script: path, contentHash, decision, approvedBy, result };
+}
+
+/** Asks for a run the policy wants confirmed: a flag's approval, the user, or a refusal. */
+async function confirmRun(
+  host: ScriptHost,
+  entry: RegistryEntry,
+  contentHash: string,
+  call: ScriptCall,
+  decision: PolicyDecision,
+  approveOnce: boolean,
+): Promise<'once' | 'always'> {
+  if (approveOnce) {
+    host.record(approvalRecord(entry, contentHash, call, 'once', 'flag'));
+    return 'once';
+  }
+  if (host.confirm === undefined) {
+    throw new SkillhostError(
+      'PERMISSION_REQUIRED',
+      `Running ${call.script} of ${entry.address} needs confirmation: ${decision.reason}`,
+    );
+  }
+  const answer = await host.confirm({
+    skill: entry.address,
+    source: entry.source.id,
+    trusted: entry.source.trust === 'trusted',
+    script: call.script,
+    contentHash,
+    interpreter: call.interpreter,
+    args: call.args,
+    reason: decision.reason,
+  });
+  if (answer === 'no') {
+    host.record(userRefusalRecord(entry, contentHash, call));
+    throw new SkillhostError(
+      'PERMISSION_DENIED',
+      `Running ${call.script} of ${entry.address} was refused`,
+    );
+  }
+  if (answer === 'always') {
+    const key = approvalKey({
+      source: entry.source.id,
+      skill: entry.address,
+      contentHash,
+      subject: `script:${call.script}`,
+    });
+    host.record(approvalRecord(entry, contentHash, call, 'always', 'user'));
+    host.approvals?.add(key, { skill: entry.address, script: call.script, contentHash });
+    return 'always';
+  }
+  host.record(approvalRecord(entry, contentHash, call, 'once', 'user'));
+  return 'once';
+}

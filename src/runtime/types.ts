@@ -1,0 +1,144 @@
+import type { AuditTrigger } from '../audit/trail.js';
+import type { DirectoryWatcher, ScriptRunResult, WatchHandle } from '../deps.js';
+import type { Diagnostic } from '../diagnostics.js';
+import type { Activation, ActivationTrigger, SkillFile } from '../disclosure/activation.js';
+import type { CatalogOptions, CatalogResult } from '../disclosure/catalog.js';
+import type { ResourceOptions, SkillResource } from '../disclosure/resources.js';
+import type { RouteOptions, RouteResult } from '../disclosure/router.js';
+import type { SkillhostError } from '../errors.js';
+import type { ActiveSkillGrants, PolicyDecision, ToolRequest } from '../policy/engine.js';
+import type { RegistryChanges, RegistryEntry } from '../registry/registry.js';
+import type { SkillSource } from '../registry/sources.js';
+import type { AgentBase, LoadAgentOptions, LoadedAgent } from './agents.js';
+import type { ToolCallResult, ToolDefinition } from './tools.js';
+
+/** A user's answer to a confirmation: run once, refuse, or approve this exact content for good. */
+export type ApprovalAnswer = 'yes' | 'no' | 'always';
+
+export interface ApprovalQuestion {
+  readonly skill: string;
+  readonly source: string;
+  readonly trusted: boolean;
+  readonly script: string;
+  readonly contentHash: string;
+  readonly interpreter: string;
+  readonly args: readonly string[];
+  readonly reason: string;
+}
+
+/** Approvals given with "always", bound to source, skill, content hash and script. */
+export interface ApprovalStore {
+  has(key: string): boolean;
+  add(key: string, note: Readonly<Record<string, string>>): void;
+}
+
+export interface ScriptRun {
+  readonly skill: string;
+  readonly script: string;
+  readonly contentHash: string;
+  readonly decision: PolicyDecision;
+  /** How the run was approved: by policy, once by the user or a flag, or by a stored approval. */
+  readonly approvedBy: 'policy' | 'once' | 'always' | 'shadow';
+  readonly result: ScriptRunResult;
+}
+
+/** A skill's files (names and sizes, never contents), within the listing's caps. */
+export interface SkillFileListing {
+  /** The entry whose files these are. */
+  readonly skill: RegistryEntry;
+  readonly files: readonly SkillFile[];
+  /** Files left out by the caps. */
+  readonly unlisted: number;
+}
+
+/** A refusal decided outside the runtime (an adapter's own check), recorded as the runtime records its own. */
+export interface Refusal {
+  readonly event: 'skill-activate' | 'resource-read' | 'resource-list';
+  /** The skill the request named, if it named one. */
+  readonly skill?: string;
+  /** The file or URI the request named. */
+  readonly path?: string;
+  readonly triggeredBy?: AuditTrigger;
+  readonly error: SkillhostError;
+}
+
+/**
+ * The one object every adapter, the agent loop and the CLI talk to. It owns the registry, the
+ * policy and the audit trail: every capability goes through the policy where it applies and
+ * leaves one audit record, written before the capability takes effect, so an unwritable log
+ * stops it. Make one with `createSkillRuntime`.
+ */
+export interface SkillRuntime {
+  /** The sources searched, highest precedence first. */
+  readonly sources: readonly SkillSource[];
+  /** Findings about the sources themselves (limits reached, loops, unreadable folders). */
+  readonly diagnostics: readonly Diagnostic[];
+  /** Every copy of every skill, usable or not, sorted by name, then precedence. */
+  skills(): readonly RegistryEntry[];
+  /** The usable skills offered to the model (all of them, or those in the runtime's scope). */
+  offered(): RegistryEntry[];
+  /** A skill by name (the active copy) or by `name@source` (any copy); names are never paths. */
+  resolve(nameOrAddress: string): RegistryEntry | undefined;
+  /** The catalog of the offered skills (L1). */
+  catalog(options?: CatalogOptions): CatalogResult;
+  /** Ranks the offered skills for a task (the router form). */
+  route(task: string, options?: RouteOptions): RouteResult;
+  /**
+   * Activates a skill (L2) and, for the current turn, puts its `allowed-tools` grants in force.
+   * A second activation of the same content is deduplicated unless `resend` asks for the body
+   * again (a prompt the user picked, an agent's preloaded skill).
+   */
+  activate(
+    name: string,
+    options: { readonly triggeredBy: ActivationTrigger; readonly resend?: boolean },
+  ): Activation;
+  /** Whether a skill (name or address) is active in this session. */
+  isActive(nameOrAddress: string): boolean;
+  /** Reads one file of a skill (L3), within bounds, through the policy, and records it. */
+  readResource(name: string, path: string, options?: ResourceOptions): SkillResource;
+  /** Lists one offered skill's files (names and sizes), through the policy, and records it. */
+  listFiles(
+    name: string,
+    options?: { readonly maxFiles?: number; readonly maxDepth?: number },
+  ): SkillFileListing;
+  /** Runs a script of an active skill in the sandbox, as the policy and the user allow. */
+  runScript(
+    name: string,
+    script: string,
+    args?: readonly string[],
+    options?: { readonly approveOnce?: boolean },
+  ): Promise<ScriptRun>;
+  /** Decides a call of one of the host's tools while skills are active, and records it. */
+  authorize(request: ToolRequest): PolicyDecision;
+  /** Records a refusal that an adapter decided before reaching the runtime. */
+  recordRefusal(refusal: Refusal): void;
+  /** The skills whose grants are in force (those activated in the current turn). */
+  readonly grants: readonly ActiveSkillGrants[];
+  /** Ends the current turn: every grant of the skills activated in it ends too. */
+  endTurn(): void;
+  /** JSON-Schema definitions of the model-facing tools (none without a usable skill). */
+  tools(): ToolDefinition[];
+  /**
+   * Executes a model-facing tool call; failures are results with `isError` and a code. Calls
+   * run one at a time, in the order they were made, whoever makes them.
+   */
+  callTool(name: string, input: unknown): Promise<ToolCallResult>;
+  /** Loads an agent: its preloaded skills activated through this runtime, its prompt and catalog. */
+  loadAgent(
+    name: string,
+    options: LoadAgentOptions & { readonly bases: readonly AgentBase[] },
+  ): LoadedAgent;
+  /** Scans the sources again (reusing what is unchanged) and tells the change listeners. */
+  refresh(): RegistryChanges;
+  /**
+   * Watches the sources and refreshes after changes settle; listeners registered with
+   * `onChange` hear of every change. Watching again returns the same handle.
+   */
+  watch(watcher: DirectoryWatcher, options?: { readonly debounceMs?: number }): WatchHandle;
+  /** Calls `listener` after every registry change; returns the unsubscribe. */
+  onChange(listener: (changes: RegistryChanges) => void): () => void;
+  /** Counts registry changes: equal values mean the offered skills, tools and catalog are unchanged. */
+  readonly revision: number;
+  /** Stops watching and ends the audit session. */
+  close(): Promise<void>;
+}
