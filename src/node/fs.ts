@@ -65,7 +65,7 @@ function toStatus(stats: Stats): FileStatus {
 function errorCode(error: unknown): string {
   return typeof error === 'object' && error !== null && 'code' in error
     ? String((error as { code: unknown }).code)
-    : 'UNKNOWN';
+    : 'EUNKNOWN';
 }
 
 /** True when `child` is `parent` or below it, by path relation (not string prefix). */

@@ -225,24 +225,16 @@ function runAs(workspace: ScriptRunRequest['workspace']): { uid: number; gid: nu
   return user;
 }
 
-const probed = new Map<string, SandboxStatus>();
-
 /**
  * Whether bubblewrap (the system's `bwrap`, or the program given) is installed and can make
- * namespaces here; checked once per program.
+ * namespaces here. Each call checks again; a runner checks once and keeps the answer.
  */
 export function probeBubblewrap(program: string | false = 'bwrap'): SandboxStatus {
   if (program === false)
     return { available: false, reason: 'the sandbox is switched off (bubblewrap: false)' };
-  const known = probed.get(program);
-  if (known !== undefined) return known;
   const bwrap = program.includes('/') ? program : findExecutable(program);
-  let status: SandboxStatus;
-  if (bwrap === undefined || lstatOrUndefined(bwrap) === undefined) {
-    status = { available: false, reason: `bubblewrap (${program}) is not installed` };
-    probed.set(program, status);
-    return status;
-  }
+  if (bwrap === undefined || lstatOrUndefined(bwrap) === undefined)
+    return { available: false, reason: `bubblewrap (${program}) is not installed` };
   const run = childProcess().spawnSync(
     bwrap,
     ['--unshare-all', '--die-with-parent', '--ro-bind', '/', '/', '--', '/bin/true'],
@@ -251,15 +243,12 @@ export function probeBubblewrap(program: string | false = 'bwrap'): SandboxStatu
       timeout: 10_000,
     },
   );
-  status =
-    run.status === 0
-      ? { available: true, reason: `bubblewrap at ${bwrap}`, program: bwrap }
-      : {
-          available: false,
-          reason: `bubblewrap cannot create a sandbox here: ${(run.stderr || String(run.error ?? '')).trim()}`,
-        };
-  probed.set(program, status);
-  return status;
+  return run.status === 0
+    ? { available: true, reason: `bubblewrap at ${bwrap}`, program: bwrap }
+    : {
+        available: false,
+        reason: `bubblewrap cannot create a sandbox here: ${(run.stderr || String(run.error ?? '')).trim()}`,
+      };
 }
 
 function limitArguments(request: ScriptRunRequest): string[] {
@@ -282,17 +271,23 @@ function limitArguments(request: ScriptRunRequest): string[] {
  * explicitly allowed.
  */
 export function createSandboxRunner(options: SandboxOptions = {}): ScriptRunner {
+  // Probed on first need and kept for the runner's life: one spawn, not one per run.
+  let status: SandboxStatus | undefined;
+  const sandbox = () => {
+    status ??= probeBubblewrap(options.bubblewrap);
+    return status;
+  };
   return {
-    sandbox: () => probeBubblewrap(options.bubblewrap),
-    run: (request) => runScript(request, options),
+    sandbox,
+    run: (request) => runScript(request, options, sandbox()),
   };
 }
 
 async function runScript(
   request: ScriptRunRequest,
   options: SandboxOptions,
+  status: SandboxStatus,
 ): Promise<ScriptRunResult> {
-  const status = probeBubblewrap(options.bubblewrap);
   if (!status.available && request.allowUnsandboxed !== true) {
     throw new SkillhostError(
       'SANDBOX_UNAVAILABLE',

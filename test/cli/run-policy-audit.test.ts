@@ -192,7 +192,7 @@ describe('skillhost audit', () => {
     writeFileSync(log, text.replace('"exit_code":0', '"exit_code":1'));
     const altered = await runCli(['audit', 'verify', '--audit-log', log, '--json'], { home });
     expect(altered.code).toBe(1);
-    expect(JSON.parse(altered.stdout).intact).toBe(false);
+    expect(JSON.parse(altered.stdout)).toMatchObject({ intact: false, code: 'AUDIT_INVALID' });
   });
 
   it('shows hostile values escaped', async () => {

@@ -62,7 +62,7 @@ export function run({ argv, io, deps }: CommandContext): number {
     const intact = verdicts.every((verdict) => verdict.intact) && log.problems.length === 0;
     if (args.options.json === true) {
       io.stdout.write(
-        `${JSON.stringify({ log: path, intact, problems: log.problems, sessions: verdicts }, null, 2)}\n`,
+        `${JSON.stringify({ log: path, intact, ...(intact ? {} : { code: 'AUDIT_INVALID' }), problems: log.problems, sessions: verdicts }, null, 2)}\n`,
       );
     } else {
       const lines = [
@@ -79,7 +79,7 @@ export function run({ argv, io, deps }: CommandContext): number {
       lines.push(
         intact
           ? 'Audit log intact.'
-          : 'Audit log NOT intact: records were altered, removed, reordered, or cut short.',
+          : 'error AUDIT_INVALID: the audit log is NOT intact: records were altered, removed, reordered, or cut short.',
       );
       io.stdout.write(`${lines.join('\n')}\n`);
     }
