@@ -30,6 +30,7 @@ function layerOf(file: string): string {
   const path = relative(src, file);
   const [first] = path.split('/');
   if (path === 'index.ts' || path === 'core.ts') return 'root';
+  if (path.startsWith('cli/host/')) return 'cli-host';
   return path.includes('/') ? (first as string) : 'base';
 }
 
@@ -47,7 +48,9 @@ const allowed: Record<string, readonly string[]> = {
   testing: ['root', 'format', 'registry', 'disclosure', 'policy', 'audit', 'agents', 'runtime'],
   node: ['root'],
   adapters: ['root', 'node'],
-  cli: ['root', 'node', 'adapters'],
+  cli: ['root', 'node', 'adapters', 'cli-host'],
+  // The command line's plumbing next to the bin: the real world (process, terminal, config file).
+  'cli-host': ['node', 'cli'],
 };
 
 /** Packages each layer may import. */
@@ -77,8 +80,10 @@ function layerViolations(sources: readonly Source[]): string[] {
     const rel = relative(root, file);
     for (const specifier of importsOf(file, text)) {
       if (isNodeBuiltin(specifier)) {
-        if (layer !== 'node')
-          violations.push(`${rel}: imports ${specifier}; only src/node/ may import node:*`);
+        if (layer !== 'node' && layer !== 'cli-host')
+          violations.push(
+            `${rel}: imports ${specifier}; only src/node/ and src/cli/host/ may import node:*`,
+          );
         continue;
       }
       if (!specifier.startsWith('.')) {
@@ -113,10 +118,19 @@ function layerViolations(sources: readonly Source[]): string[] {
         ['src/index.ts', 'src/node/index.ts'].includes(relative(root, target)) ||
         /^src\/adapters\/[^/]+\/index\.ts$/.test(relative(root, target));
 
-      const binDeps = rel === 'src/cli/bin.ts' && targetLayer === 'node';
-      if ((layer === 'cli' || layer === 'adapters') && !publicEntry && !binDeps) {
+      // Only the bin starts the plumbing; the plumbing takes the node modules one by one, so
+      // that --help and --version load no library code.
+      if (targetLayer === 'cli-host' && rel !== 'src/cli/bin.ts')
+        violations.push(`${rel}: only src/cli/bin.ts may import ${relative(root, target)}`);
+      if ((layer === 'cli' || layer === 'adapters') && !publicEntry && targetLayer !== 'cli-host') {
         violations.push(`${rel}: must use the public API, not ${relative(root, target)}`);
       }
+      if (
+        layer === 'cli-host' &&
+        targetLayer === 'cli' &&
+        !/^src\/cli\/io\.ts$/.test(relative(root, target))
+      )
+        violations.push(`${rel}: the plumbing may take only the CLI's types (io.ts)`);
       if (layer === 'node' && targetLayer === 'root' && relative(root, target) !== 'src/core.ts') {
         violations.push(`${rel}: must use the public API, not ${relative(root, target)}`);
       }

@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // The executable: real streams and the real world, then the CLI function. Kept to the modules
 // --help and --version need; each command loads the library when it runs.
-import { createNodeCliDeps, createTerminalInput, prepareCliProcess } from '../node/cli-deps.js';
+import { createNodeCliDeps, createTerminalInput, prepareCliProcess } from './host/deps.js';
 import { cli } from './index.js';
 
 prepareCliProcess(process.argv.slice(2));

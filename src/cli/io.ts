@@ -42,8 +42,8 @@ export interface StoredApproval {
   readonly contentHash: string;
 }
 
-/** The user configuration the CLI keeps: trusted project folders and lasting approvals. */
-export interface CliUserConfig {
+/** What skillhost keeps for a user: the project folders the user trusts, and lasting approvals. */
+export interface UserConfig {
   readonly trustedProjects: readonly string[];
   readonly approvals?: readonly StoredApproval[];
 }
@@ -61,8 +61,8 @@ export interface CliDeps {
   readonly hash: ContentHasher;
   /** The index cache kept in a directory. */
   readonly cacheStore: (directory: string) => CacheStore;
-  readonly readConfig: (path: string) => CliUserConfig;
-  readonly writeConfig: (path: string, config: CliUserConfig) => void;
+  readonly readConfig: (path: string) => UserConfig;
+  readonly writeConfig: (path: string, config: UserConfig) => void;
   /** The script runner (bubblewrap). */
   readonly runner: ScriptRunner;
   /** Opens the JSON Lines audit log for appending. */

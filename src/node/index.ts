@@ -28,13 +28,6 @@ export * from '../core.js';
 
 export { createJsonlAuditSink, type JsonlSinkOptions, readAuditLogFile } from './audit-sink.js';
 export { createDirectoryCacheStore } from './cache-store.js';
-export {
-  configPath,
-  readUserConfig,
-  skillhostHome,
-  type UserConfig,
-  writeUserConfig,
-} from './config.js';
 export { createNodeFileSystem, isInside } from './fs.js';
 export { sha256 } from './hash.js';
 export {
@@ -111,5 +104,3 @@ export function loadSkillFromDisk(
   const path = absolute(directory, options.cwd);
   return loadSkillDirectory(options.fs ?? defaultFileSystem(), path, options);
 }
-
-export { createNodeCliDeps, type NodeCliDeps } from './cli-deps.js';

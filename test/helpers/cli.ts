@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { join, resolve } from 'node:path';
+import { readUserConfig, writeUserConfig } from '../../src/cli/host/config.js';
 import { cli } from '../../src/cli/index.js';
 import { createJsonlAuditSink, readAuditLogFile } from '../../src/node/audit-sink.js';
 import { createDirectoryCacheStore } from '../../src/node/cache-store.js';
-import { readUserConfig, writeUserConfig } from '../../src/node/config.js';
 import { createNodeFileSystem } from '../../src/node/fs.js';
 import { sha256 } from '../../src/node/hash.js';
 import { createSandboxRunner } from '../../src/node/sandbox.js';

@@ -2,31 +2,14 @@ import { randomUUID } from 'node:crypto';
 import { homedir } from 'node:os';
 import { resolve } from 'node:path';
 import { setFlagsFromString } from 'node:v8';
-import type { AuditSink } from '../core.js';
-import type { CacheStore, ContentHasher, ScriptRunner, SkillFileSystem } from '../deps.js';
-import { createJsonlAuditSink, readAuditLogFile } from './audit-sink.js';
-import { createDirectoryCacheStore } from './cache-store.js';
-import { readUserConfig, type UserConfig, writeUserConfig } from './config.js';
-import { createNodeFileSystem } from './fs.js';
-import { sha256 } from './hash.js';
-import { createSandboxRunner } from './sandbox.js';
-
-export interface NodeCliDeps {
-  readonly fs: SkillFileSystem;
-  readonly cwd: string;
-  readonly homeDir: string;
-  readonly env: Readonly<Record<string, string | undefined>>;
-  readonly resolvePath: (base: string, path: string) => string;
-  readonly hash: ContentHasher;
-  readonly cacheStore: (directory: string) => CacheStore;
-  readonly readConfig: (path: string) => UserConfig;
-  readonly writeConfig: (path: string, config: UserConfig) => void;
-  readonly runner: ScriptRunner;
-  readonly auditSink: (path: string) => AuditSink & { close(): void };
-  readonly readText: (path: string) => string;
-  readonly now: () => Date;
-  readonly newSessionId: () => string;
-}
+// The node modules one by one, not the node entry: --help and --version load no library code.
+import { createJsonlAuditSink, readAuditLogFile } from '../../node/audit-sink.js';
+import { createDirectoryCacheStore } from '../../node/cache-store.js';
+import { createNodeFileSystem } from '../../node/fs.js';
+import { sha256 } from '../../node/hash.js';
+import { createSandboxRunner } from '../../node/sandbox.js';
+import type { CliDeps } from '../io.js';
+import { readUserConfig, writeUserConfig } from './config.js';
 
 /**
  * Tunes this process for a short command over possibly many files: V8's young generation is
@@ -42,7 +25,7 @@ export function prepareCliProcess(argv: readonly string[] = []): void {
 
 /** The real world for the command line: this process's working directory, home and environment. */
 
-export function createNodeCliDeps(): NodeCliDeps {
+export function createNodeCliDeps(): CliDeps {
   return {
     fs: createNodeFileSystem(),
     cwd: process.cwd(),

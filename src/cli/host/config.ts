@@ -1,33 +1,7 @@
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import { SkillhostError } from '../errors.js';
-
-/** An approval given with "always": bound to source, skill, content hash and script. */
-export interface StoredApproval {
-  readonly key: string;
-  readonly skill: string;
-  readonly script: string;
-  readonly contentHash: string;
-}
-
-/** What skillhost keeps for a user: the project folders the user trusts, and lasting approvals. */
-export interface UserConfig {
-  readonly trustedProjects: readonly string[];
-  readonly approvals?: readonly StoredApproval[];
-}
-
-/** The user's skillhost folder: $SKILLHOST_HOME, else ~/.skillhost. */
-export function skillhostHome(
-  env: Readonly<Record<string, string | undefined>>,
-  homeDir: string,
-): string {
-  const configured = env.SKILLHOST_HOME;
-  return configured !== undefined && configured !== '' ? configured : join(homeDir, '.skillhost');
-}
-
-export function configPath(home: string): string {
-  return join(home, 'config.json');
-}
+import { dirname } from 'node:path';
+import { SkillhostError } from '../../errors.js';
+import type { StoredApproval, UserConfig } from '../io.js';
 
 /** Reads the user config; a missing file is an empty config, a malformed one an error naming it. */
 export function readUserConfig(path: string): UserConfig {
