@@ -44,6 +44,13 @@ describe('the built package', () => {
       'skillhost/anthropic': ['anthropicTools', 'runAnthropicToolUses'],
       'skillhost/openai': ['openaiTools', 'runOpenAIToolCalls', 'openaiResponsesTools'],
       'skillhost/mcp': ['createMcpServer', 'serveStdio', 'serveHttp'],
+      'skillhost/testing': [
+        'createScriptedRunner',
+        'createRecordingAuditSink',
+        'createFakeClock',
+        'skillFixture',
+        'createMemoryFileSystem',
+      ],
     };
     for (const [entry, names] of Object.entries(expected)) {
       expect(Object.keys(packageJson.exports)).toContain(entry.replace('skillhost', '.'));
