@@ -159,7 +159,7 @@ describe('skillhost/ai-sdk with generateText', () => {
     let mostAtOnce = 0;
     const w = world({
       files: { 'scripts/ask.sh': '#!/bin/sh\necho "asked $1"\n' },
-      options: {
+      deps: {
         confirm: async () => {
           asking += 1;
           mostAtOnce = Math.max(mostAtOnce, asking);
