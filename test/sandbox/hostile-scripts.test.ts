@@ -3,8 +3,7 @@ import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'n
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
-import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { probeBubblewrap } from '../../src/node/sandbox.js';
+import { afterEach, describe, expect, it } from 'vitest';
 import { runTool, skillDir, type WorldOptions, world } from '../helpers/runtime.js';
 import { tempDir } from '../helpers/temp.js';
 
@@ -24,12 +23,6 @@ function survivors(marker: string): string[] {
 
 const sh = (body: string) => ({ 'scripts/attack.sh': `#!/bin/sh\n${body}\n` });
 const py = (body: string) => ({ 'scripts/attack.py': `#!/usr/bin/env python3\n${body}\n` });
-
-beforeAll(() => {
-  // The sandbox is a requirement, not an option: .ci/run installs bubblewrap.
-  const status = probeBubblewrap();
-  if (!status.available) throw new Error(`These tests need bubblewrap: ${status.reason}`);
-});
 
 const secretName = 'SKILLHOST_TEST_PARENT_SECRET';
 afterEach(() => {
