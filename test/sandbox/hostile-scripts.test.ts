@@ -35,10 +35,13 @@ describe('the sandbox against hostile scripts', () => {
       files: sh('bomb() { bomb | bomb & }; bomb; sleep 1; echo survived'),
       limits: { timeoutMs: 8_000, maxProcesses: 32 },
     });
-    const started = Date.now();
     const run = await runTool(w, 'scripts/attack.sh');
-    expect(Date.now() - started).toBeLessThan(15_000);
     expect(run.result.sandbox).toBe('bubblewrap');
+    // The limit refused the forks, the script itself went on and ended on its own (the
+    // timeout never had to stop it), and no bomb outlived the run.
+    expect(run.result.stderr.head).toContain('Cannot fork');
+    expect(run.result.stdout.head).toBe('survived\n');
+    expect(run.result.timedOut).toBe(false);
     expect(survivors('scripts/attack.sh')).toEqual([]);
   });
 
@@ -48,8 +51,7 @@ describe('the sandbox against hostile scripts', () => {
       limits: { timeoutMs: 1_000 },
     });
     const run = await runTool(w, 'scripts/attack.sh');
-    expect(run.result.timedOut).toBe(true);
-    expect(run.result.durationMs).toBeLessThan(6_000);
+    expect(run.result).toMatchObject({ timedOut: true, exitCode: null, signal: 'SIGKILL' });
     expect(survivors('sleep 98[67]')).toEqual([]);
   });
 
