@@ -1,3 +1,4 @@
+import { fileURLToPath } from 'node:url';
 import { defineConfig, type TestProjectInlineConfiguration } from 'vitest/config';
 import { createVitest } from 'vitest/node';
 import { probeBubblewrap } from './src/node/sandbox.js';
@@ -13,7 +14,13 @@ import SummaryReporter from './test/helpers/summary-reporter.js';
 async function countTests(include: string): Promise<number> {
   const vitest = await createVitest(
     'test',
-    { config: false, include: [include], watch: false, reporters: [] },
+    {
+      config: false,
+      root: fileURLToPath(new URL('.', import.meta.url)),
+      include: [include],
+      watch: false,
+      reporters: [],
+    },
     {},
     {},
   );

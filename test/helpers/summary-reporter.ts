@@ -50,7 +50,8 @@ export default class SummaryReporter implements Reporter {
       const count = testModules
         .filter((module) => module.project.name === 'sandbox')
         .reduce((sum, module) => sum + [...module.children.allTests()].length, 0);
-      write(`\n${requiredLine(plan, count)}\n`);
+      // Zero when a file filter left the suite out of this run.
+      if (count > 0) write(`\n${requiredLine(plan, count)}\n`);
     }
     write(`\n${closingLine(counts, notRun)}\n`);
   }
