@@ -1,5 +1,5 @@
 import { fileURLToPath } from 'node:url';
-import { defineConfig, type TestProjectInlineConfiguration } from 'vitest/config';
+import { configDefaults, defineConfig, type TestProjectInlineConfiguration } from 'vitest/config';
 import { createVitest } from 'vitest/node';
 import { probeBubblewrap } from './src/node/sandbox.js';
 import {
@@ -33,8 +33,8 @@ async function countTests(include: string): Promise<number> {
 }
 
 /**
- * Two suites: unit (everything but test/sandbox/, no process started for a script) and sandbox
- * (test/sandbox/: hostile scripts and real runs in bubblewrap). One preflight decides the
+ * Two suites: unit (everything but test/sandbox/; runtimes send scripts to the scripted runner)
+ * and sandbox (test/sandbox/: hostile scripts and real runs in bubblewrap). One preflight decides the
  * sandbox suite: it runs where bubblewrap works; where it does not, it fails the run under CI or
  * SKILLHOST_REQUIRE_SANDBOX=1, and is otherwise left out with one line saying how many tests
  * did not run and why.
@@ -44,7 +44,11 @@ export default defineConfig(async () => {
   const sandboxTests = sandbox.mode === 'skip' ? await countTests(SANDBOX_SUITE) : undefined;
   const unit: TestProjectInlineConfiguration = {
     extends: true,
-    test: { name: 'unit', include: ['test/**/*.test.ts'], exclude: [SANDBOX_SUITE] },
+    test: {
+      name: 'unit',
+      include: ['test/**/*.test.ts'],
+      exclude: [...configDefaults.exclude, SANDBOX_SUITE],
+    },
   };
   const sandboxSuite: TestProjectInlineConfiguration = {
     extends: true,
