@@ -120,7 +120,7 @@ async function main() {
       `| ${name} | ${ms(f)} | ${ms(median(sandboxed))} | ${(median(sandboxed) / f).toFixed(2)}x | ${ms(median(full))} | ${(median(full) / f).toFixed(2)}x |`,
     );
   }
-  runtime.close();
+  await runtime.close();
 
   // Audit throughput.
   console.log(

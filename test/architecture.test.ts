@@ -165,6 +165,10 @@ describe('architecture', () => {
         text: "export { cli } from '../cli/index.js';\nimport z from 'zod';",
       },
       {
+        file: join(src, 'testing', 'bad.ts'),
+        text: "import { sha256 } from '../node/hash.js';\nimport { readFileSync } from 'node:fs';",
+      },
+      {
         file: join(src, 'node', 'ok.ts'),
         text: "import fs from 'node:fs';\nimport { parseSkill } from '../core.js';",
       },
@@ -180,25 +184,29 @@ describe('architecture', () => {
         'src/registry/bad.ts: layer registry may not import src/cli/index.ts',
       ),
       expect.stringContaining('src/registry/bad.ts: imports package zod'),
+      expect.stringContaining('src/testing/bad.ts: layer testing may not import src/node/hash.ts'),
+      expect.stringContaining('src/testing/bad.ts: imports node:fs'),
     ]);
   });
 
-  it('keeps the built root entry free of node:* (runtime-neutral)', () => {
+  it('keeps the built root and testing entries free of node:* (runtime-neutral)', () => {
     const dist = join(root, 'dist');
-    expect(existsSync(join(dist, 'index.js')), 'run npm run build first').toBe(true);
-    const seen = new Set<string>();
-    const reached: string[] = [];
-    const visit = (file: string): void => {
-      if (seen.has(file)) return;
-      seen.add(file);
-      for (const specifier of importsOf(file)) {
-        if (specifier.startsWith('.')) visit(resolve(dirname(file), specifier));
-        else reached.push(specifier);
-      }
-    };
-    visit(join(dist, 'index.js'));
-    expect(reached.filter(isNodeBuiltin)).toEqual([]);
-    expect(seen.size).toBeGreaterThan(10);
+    for (const entry of ['index.js', 'testing/index.js']) {
+      expect(existsSync(join(dist, entry)), 'run npm run build first').toBe(true);
+      const seen = new Set<string>();
+      const reached: string[] = [];
+      const visit = (file: string): void => {
+        if (seen.has(file)) return;
+        seen.add(file);
+        for (const specifier of importsOf(file)) {
+          if (specifier.startsWith('.')) visit(resolve(dirname(file), specifier));
+          else reached.push(specifier);
+        }
+      };
+      visit(join(dist, entry));
+      expect(reached.filter(isNodeBuiltin), entry).toEqual([]);
+      expect(seen.size, entry).toBeGreaterThan(entry === 'index.js' ? 10 : 5);
+    }
   });
 
   it('keeps the bin light: --help and --version load neither the core nor yaml', () => {

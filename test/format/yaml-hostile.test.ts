@@ -1,6 +1,49 @@
-import { describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import * as yaml from 'yaml';
+import { DEFAULT_READ_LIMITS } from '../../src/format/limits.js';
 import { parseSkill } from '../../src/format/parse.js';
 import { validateSkill } from '../../src/format/validate.js';
+import { registerYamlEngine, type YamlEngine } from '../../src/format/yaml-engine.js';
+
+/**
+ * The work the parser asks of the YAML library, counted on the library itself: documents parsed,
+ * nodes the frontmatter builder visits (it asks `isAlias` once per node), and whole-document
+ * conversions (`toJS`, `toJSON`, `toString`: the paths that expand aliases or stringify keys).
+ */
+const work = { documents: 0, visits: 0, conversions: 0 };
+
+const countingEngine: YamlEngine = {
+  parseDocument: ((source: string, options?: yaml.ParseOptions & yaml.DocumentOptions) => {
+    work.documents += 1;
+    const document = yaml.parseDocument(source, options);
+    for (const method of ['toJS', 'toJSON', 'toString'] as const) {
+      const original = document[method].bind(document) as (...args: unknown[]) => unknown;
+      Object.defineProperty(document, method, {
+        value: (...args: unknown[]) => {
+          work.conversions += 1;
+          return original(...args);
+        },
+      });
+    }
+    return document;
+  }) as YamlEngine['parseDocument'],
+  isAlias: ((node: unknown) => {
+    work.visits += 1;
+    return yaml.isAlias(node);
+  }) as YamlEngine['isAlias'],
+  isMap: yaml.isMap,
+  isScalar: yaml.isScalar,
+  isSeq: yaml.isSeq,
+};
+
+beforeEach(() => {
+  Object.assign(work, { documents: 0, visits: 0, conversions: 0 });
+  registerYamlEngine(countingEngine);
+});
+
+afterEach(() => {
+  registerYamlEngine(yaml);
+});
 
 function parse(frontmatter: string) {
   return parseSkill(`---\n${frontmatter}\n---\nBody\n`, { file: 'x/SKILL.md', directoryName: 'x' });
@@ -10,7 +53,7 @@ function codes(frontmatter: string): string[] {
   return parse(frontmatter).diagnostics.map((diagnostic) => diagnostic.code);
 }
 
-describe('YAML attacks are refused with a code, quickly, without a crash', () => {
+describe('YAML attacks are refused with a code, with bounded work, without a crash', () => {
   it('rejects a billion-laughs alias bomb without expanding it', () => {
     const lines = ['a: &a ["lol","lol","lol","lol","lol","lol","lol","lol","lol"]'];
     for (let level = 1; level < 10; level += 1) {
@@ -19,11 +62,13 @@ describe('YAML attacks are refused with a code, quickly, without a crash', () =>
       lines.push(`${name}: &${name} [${Array(9).fill(`*${previous}`).join(',')}]`);
     }
     lines.push('name: x', 'description: y');
-    const started = performance.now();
     const parsed = parse(lines.join('\n'));
-    expect(performance.now() - started).toBeLessThan(2000);
     expect(parsed.frontmatter).toBeUndefined();
     expect(parsed.diagnostics[0]).toMatchObject({ code: 'YAML_ANCHOR_OR_ALIAS', line: 2 });
+    // Written: 12 keys, 10 lists and 90 items; expanded, the last list alone is 9^10 strings.
+    expect(work.documents).toBe(1);
+    expect(work.visits).toBeLessThanOrEqual(12 + 10 + 90);
+    expect(work.conversions).toBe(0);
   });
 
   it('rejects anchors and aliases in any position', () => {
@@ -43,12 +88,14 @@ describe('YAML attacks are refused with a code, quickly, without a crash', () =>
     expect(codes('%TAG !e! tag:evil.example,2000:\nname: x')).toEqual(['YAML_DIRECTIVE']);
   });
 
-  it('rejects extreme flow nesting quickly', () => {
-    const started = performance.now();
+  it('rejects extreme flow nesting, building no deeper than the depth limit', () => {
     const deep = `name: ${'['.repeat(20_000)}${']'.repeat(20_000)}`;
     const result = codes(deep);
-    expect(result.some((code) => code === 'YAML_TOO_DEEP' || code === 'YAML_SYNTAX')).toBe(true);
-    expect(performance.now() - started).toBeLessThan(5000);
+    expect(result).toHaveLength(1);
+    expect(['YAML_TOO_DEEP', 'YAML_SYNTAX']).toContain(result[0]);
+    expect(work.documents).toBe(1);
+    expect(work.visits).toBeLessThanOrEqual(DEFAULT_READ_LIMITS.maxYamlDepth + 2);
+    expect(work.conversions).toBe(0);
   });
 
   it('rejects nesting past the depth limit', () => {
@@ -60,10 +107,14 @@ describe('YAML attacks are refused with a code, quickly, without a crash', () =>
   });
 
   it('handles deeply nested complex keys without the slow stringify path', () => {
-    const started = performance.now();
     const result = codes(`a:\n${'? '.repeat(2000)}x`);
     expect(result.length).toBeGreaterThan(0);
-    expect(performance.now() - started).toBeLessThan(5000);
+    for (const code of result)
+      expect(['YAML_TOO_DEEP', 'YAML_COMPLEX_KEY', 'YAML_SYNTAX']).toContain(code);
+    // The keys are never stringified: no conversion of the document, no walk past the depth limit.
+    expect(work.documents).toBe(1);
+    expect(work.conversions).toBe(0);
+    expect(work.visits).toBeLessThanOrEqual(DEFAULT_READ_LIMITS.maxYamlDepth + 2);
   });
 
   it('keeps __proto__ a plain key and pollutes nothing', () => {

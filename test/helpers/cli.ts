@@ -2,11 +2,13 @@ import { randomUUID } from 'node:crypto';
 import { join, resolve } from 'node:path';
 import { readUserConfig, writeUserConfig } from '../../src/cli/host/config.js';
 import { cli } from '../../src/cli/index.js';
+import type { ScriptRunner, SkillFileSystem } from '../../src/deps.js';
 import { createJsonlAuditSink, readAuditLogFile } from '../../src/node/audit-sink.js';
 import { createDirectoryCacheStore } from '../../src/node/cache-store.js';
 import { createNodeFileSystem } from '../../src/node/fs.js';
 import { sha256 } from '../../src/node/hash.js';
 import { createSandboxRunner } from '../../src/node/sandbox.js';
+import { shellRunner } from './shell.js';
 import { tempDir } from './temp.js';
 
 export interface CliRun {
@@ -23,9 +25,19 @@ export interface CliRunOptions {
   readonly tty?: boolean;
   /** Lines typed at an interactive prompt (stdin is a TTY when given). */
   readonly input?: readonly string[];
+  /**
+   * Where scripts go: a runner of the test's own, or `bubblewrap` for the real sandbox runner
+   * (the sandbox suite only). Default: the scripted runner that plays the fixtures' shell scripts.
+   */
+  readonly runner?: ScriptRunner | 'bubblewrap';
+  /** The file system (default the real one), e.g. wrapped to count the work done. */
+  readonly fs?: SkillFileSystem;
 }
 
-/** Runs the CLI function in-process with captured output, the real file system and an isolated home. */
+/**
+ * Runs the CLI function in-process with captured output, the real file system, an isolated home
+ * and, unless told otherwise, the scripted runner (no process is started for a script).
+ */
 export async function runCli(
   argv: readonly string[],
   options: CliRunOptions = {},
@@ -50,7 +62,7 @@ export async function runCli(
           }),
     },
     {
-      fs: createNodeFileSystem(),
+      fs: options.fs ?? createNodeFileSystem(),
       cwd: options.cwd ?? process.cwd(),
       homeDir: home,
       env,
@@ -59,7 +71,10 @@ export async function runCli(
       cacheStore: createDirectoryCacheStore,
       readConfig: readUserConfig,
       writeConfig: writeUserConfig,
-      runner: createSandboxRunner({ homeDir: home }),
+      runner:
+        options.runner === 'bubblewrap'
+          ? createSandboxRunner({ homeDir: home })
+          : (options.runner ?? shellRunner()),
       auditSink: (path) => createJsonlAuditSink(path),
       readText: readAuditLogFile,
       now: () => new Date(),

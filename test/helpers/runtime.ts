@@ -1,20 +1,35 @@
 import { join } from 'node:path';
-import { parseAuditLog, verifyAuditLog } from '../../src/audit/reader.js';
-import { type AuditRecord, MemoryAuditSink } from '../../src/audit/trail.js';
+import { verifyAuditLog } from '../../src/audit/reader.js';
+import type { AuditRecord } from '../../src/audit/trail.js';
+import type { ScriptLimits, ScriptRunner } from '../../src/deps.js';
 import { createNodeFileSystem } from '../../src/node/fs.js';
 import { sha256 } from '../../src/node/hash.js';
 import { createSandboxRunner, type SandboxOptions } from '../../src/node/sandbox.js';
 import { CANONICAL_TOOLS } from '../../src/policy/tools.js';
 import type { Trust } from '../../src/registry/sources.js';
-import { Runtime, type RuntimeParts } from '../../src/runtime/runtime.js';
+import {
+  type CreateSkillRuntimeOptions,
+  createSkillRuntime,
+  type SkillRuntimeDeps,
+} from '../../src/runtime/create.js';
 import type { ApprovalAnswer, ApprovalQuestion, SkillRuntime } from '../../src/runtime/types.js';
+import {
+  createRecordingAuditSink,
+  type RecordingAuditSink,
+  type ScriptedRunner,
+} from '../../src/testing/index.js';
+import { shellRunner } from './shell.js';
 import { skillText, tempDir, writeTree } from './temp.js';
 
 export interface World {
   readonly root: string;
   readonly home: string;
   readonly runtime: SkillRuntime;
-  readonly sink: MemoryAuditSink;
+  readonly sink: RecordingAuditSink;
+  /** The runner scripts go to: the scripted shell runner unless the world was given another. */
+  readonly runner: ScriptRunner;
+  /** The scripted runner, when the world uses one (its `requests` show what would have run). */
+  readonly scripted: ScriptedRunner | undefined;
   readonly approvals: Set<string>;
   readonly questions: ApprovalQuestion[];
   /** The audit records so far. */
@@ -29,16 +44,26 @@ export interface WorldOptions {
   readonly allowedTools?: string;
   readonly trust?: Trust;
   readonly answers?: ApprovalAnswer[];
-  readonly options?: Partial<RuntimeParts>;
+  /** Runtime options (policy, audit, scope, catalog...) over the world's defaults. */
+  readonly options?: Partial<Omit<CreateSkillRuntimeOptions, 'deps' | 'scripts'>>;
+  /** Deps over the world's defaults, e.g. a `confirm` of the test's own. */
+  readonly deps?: Partial<SkillRuntimeDeps>;
+  /**
+   * The script runner: a runner of the test's own, or `bubblewrap` for the real sandbox runner
+   * (the sandbox suite only). Default: the scripted runner that plays the fixtures' shell scripts.
+   */
+  readonly runner?: ScriptRunner | 'bubblewrap';
+  /** Options of the real sandbox runner (with `runner: 'bubblewrap'`). */
   readonly sandbox?: SandboxOptions;
-  readonly limits?: Partial<import('../../src/deps.js').ScriptLimits>;
+  readonly limits?: Partial<ScriptLimits>;
   readonly allowUnsandboxed?: boolean;
   readonly workspace?: { readonly path: string; readonly writable: boolean };
 }
 
 /**
  * A skills folder with the skill `tool` (its files as given) and a neighbour skill `other`
- * holding a secret, a home with an SSH key, and a runtime over it with the real sandbox.
+ * holding a secret, a home with an SSH key, and a runtime over it (made by createSkillRuntime)
+ * whose scripts go to the scripted runner, or to the real sandbox with `runner: 'bubblewrap'`.
  */
 export function world(options: WorldOptions = {}): World {
   const root = tempDir('skillhost-skills-');
@@ -54,12 +79,15 @@ export function world(options: WorldOptions = {}): World {
     'other/SKILL.md': skillText('name: other\ndescription: Another skill. Use never.'),
     'other/references/secret.md': 'OTHER-SKILL-SECRET\n',
   });
-  const sink = new MemoryAuditSink();
+  const sink = createRecordingAuditSink();
   const approvals = new Set<string>();
   const questions: ApprovalQuestion[] = [];
   const answers = [...(options.answers ?? [])];
-  const runtime: SkillRuntime = new Runtime({
-    fs: createNodeFileSystem(),
+  const runner: ScriptRunner =
+    options.runner === 'bubblewrap'
+      ? createSandboxRunner({ homeDir: home, ...options.sandbox })
+      : (options.runner ?? shellRunner());
+  const runtime = createSkillRuntime({
     sources: [
       {
         id: 'test',
@@ -69,43 +97,48 @@ export function world(options: WorldOptions = {}): World {
         enabled: true,
       },
     ],
-    hash: sha256,
     policy: { tools: [...CANONICAL_TOOLS] },
     audit: { sink, sessionId: 'test-session' },
-    now: () => new Date(),
     scripts: {
-      runner: createSandboxRunner({ homeDir: home, ...options.sandbox }),
       limits: { timeoutMs: 20_000, ...options.limits },
       ...(options.allowUnsandboxed === true ? { allowUnsandboxed: true } : {}),
       ...(options.workspace === undefined ? {} : { workspace: options.workspace }),
     },
-    approvals: {
-      has: (key) => approvals.has(key),
-      add: (key) => {
-        approvals.add(key);
-      },
-    },
-    ...(options.answers === undefined
-      ? {}
-      : {
-          confirm: async (question: ApprovalQuestion) => {
-            questions.push(question);
-            return answers.shift() ?? 'no';
-          },
-        }),
     ...options.options,
+    deps: {
+      fs: createNodeFileSystem(),
+      hash: sha256,
+      now: () => new Date(),
+      runner,
+      approvals: {
+        has: (key) => approvals.has(key),
+        add: (key) => {
+          approvals.add(key);
+        },
+      },
+      ...(options.answers === undefined
+        ? {}
+        : {
+            confirm: async (question: ApprovalQuestion) => {
+              questions.push(question);
+              return answers.shift() ?? 'no';
+            },
+          }),
+      ...options.deps,
+    },
   });
-  const records = () => [...parseAuditLog(sink.text).records];
   return {
     root,
     home,
     runtime,
     sink,
+    runner,
+    scripted: 'requests' in runner ? (runner as ScriptedRunner) : undefined,
     approvals,
     questions,
-    records,
+    records: () => sink.records(),
     intact: () =>
-      verifyAuditLog(parseAuditLog(sink.text), sha256).every(
+      verifyAuditLog(sink.parsed(), sha256).every(
         (verdict) =>
           verdict.problems.filter((problem) => !problem.includes('session-end')).length === 0,
       ),
@@ -132,6 +165,6 @@ export const REPORT_FILES: Readonly<Record<string, string>> = {
 };
 
 /** Skill `tool` with the report files, its script pre-approved by its allowed-tools. */
-export function reportWorld(): World {
-  return world({ files: REPORT_FILES, allowedTools: 'Bash(sh scripts/report.sh:*)' });
+export function reportWorld(options: WorldOptions = {}): World {
+  return world({ files: REPORT_FILES, allowedTools: 'Bash(sh scripts/report.sh:*)', ...options });
 }

@@ -2,7 +2,10 @@ import { execFileSync } from 'node:child_process';
 import { chmodSync, linkSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { DEFAULT_SCRIPT_LIMITS } from '../../src/runtime/script-run.js';
+import { createScriptedRunner } from '../../src/testing/index.js';
 import { runTool, skillDir, world } from '../helpers/runtime.js';
+import { shellRunner } from '../helpers/shell.js';
 
 const HELLO = { 'scripts/hello.sh': '#!/bin/sh\necho "hello $1"\n' };
 
@@ -16,13 +19,25 @@ const codeOf = async (promise: Promise<unknown>) => {
 };
 
 describe('running scripts through the runtime', () => {
-  it('runs an approved script in the sandbox and records every step', async () => {
+  it('runs an approved script through the runner and records every step', async () => {
     const w = world({ files: HELLO });
     const run = await runTool(w, 'scripts/hello.sh', ['world']);
     expect(run.result).toMatchObject({ exitCode: 0, sandbox: 'bubblewrap', timedOut: false });
     expect(run.result.stdout.head).toBe('hello world\n');
     expect(run.approvedBy).toBe('once');
-    w.runtime.close();
+    // The runner was handed the checked bytes, the arguments, the interpreter and the limits.
+    expect(w.scripted?.requests).toHaveLength(1);
+    const request = w.scripted?.requests[0];
+    expect(new TextDecoder().decode(request?.scriptBytes)).toBe(HELLO['scripts/hello.sh']);
+    expect(request).toMatchObject({
+      skillDirectory: skillDir(w),
+      scriptPath: 'scripts/hello.sh',
+      interpreter: 'sh',
+      args: ['world'],
+      limits: { ...DEFAULT_SCRIPT_LIMITS, timeoutMs: 20_000 },
+    });
+    expect(request).not.toHaveProperty('allowUnsandboxed');
+    await w.runtime.close();
     const events = w.records().map((record) => record.event);
     expect(events).toEqual([
       'session-start',
@@ -43,6 +58,33 @@ describe('running scripts through the runtime', () => {
       approved_by: 'once',
     });
     expect(w.intact()).toBe(true);
+  });
+
+  it('records a run stopped by the timeout or by too much output as the runner reports it', async () => {
+    const w = world({
+      files: { 'scripts/slow.sh': '#!/bin/sh\necho started\nsleep 30\n' },
+      limits: { timeoutMs: 500 },
+    });
+    const slow = await runTool(w, 'scripts/slow.sh');
+    expect(slow.result).toMatchObject({ timedOut: true, exitCode: null, signal: 'SIGKILL' });
+    expect(slow.result.stdout.head).toBe('started\n');
+    const loud = world({
+      runner: createScriptedRunner(() => ({ stdout: 'spam\n'.repeat(100) })),
+      files: HELLO,
+      limits: { maxCapturedBytes: 10, maxOutputBytes: 200 },
+    });
+    const spam = await runTool(loud, 'scripts/hello.sh');
+    expect(spam.result).toMatchObject({ outputLimited: true, exitCode: null });
+    expect(spam.result.stdout).toEqual({
+      head: 'spam\nspam\n',
+      tail: 'spam\nspam\n',
+      totalBytes: 500,
+      omittedBytes: 480,
+    });
+    const calls = (v: typeof w) =>
+      v.records().find((record) => record.event === 'script-run')?.tool_or_script_calls[0];
+    expect(calls(w)).toMatchObject({ timed_out: true, exit_code: null, signal: 'SIGKILL' });
+    expect(calls(loud)).toMatchObject({ output_limited: true, stdout_bytes: 500 });
   });
 
   it('refuses without confirmation when not interactive, and on "no"', async () => {
@@ -170,25 +212,14 @@ describe('running scripts through the runtime', () => {
   });
 
   it('fails closed when the audit log cannot be written', async () => {
-    let broken = false;
-    const w = world({
-      files: HELLO,
-      options: {
-        audit: {
-          sessionId: 's',
-          sink: {
-            write: () => {
-              if (broken) throw new Error('disk full');
-            },
-          },
-        },
-      },
-    });
+    const w = world({ files: HELLO });
     w.runtime.activate('tool', { triggeredBy: 'user' });
-    broken = true;
+    w.sink.fail('disk full');
     expect(
       await codeOf(w.runtime.runScript('tool', 'scripts/hello.sh', [], { approveOnce: true })),
     ).toBe('AUDIT_UNAVAILABLE');
+    // Nothing ran: the decision could not be recorded, so the runner was never asked.
+    expect(w.scripted?.requests).toEqual([]);
     expect(() => w.runtime.activate('other', { triggeredBy: 'user' })).toThrow(
       expect.objectContaining({ code: 'AUDIT_UNAVAILABLE' }),
     );
@@ -198,12 +229,21 @@ describe('running scripts through the runtime', () => {
   });
 
   it('without a sandbox it refuses, unless unsandboxed runs are allowed (and logged)', async () => {
-    const refused = world({ files: HELLO, sandbox: { bubblewrap: false } });
+    const reason = 'bubblewrap (bwrap) is not installed';
+    const refused = world({ files: HELLO, runner: shellRunner({ unavailable: reason }) });
     expect(await codeOf(runTool(refused, 'scripts/hello.sh'))).toBe('SANDBOX_UNAVAILABLE');
-    const missing = world({ files: HELLO, sandbox: { bubblewrap: '/nonexistent/bwrap' } });
-    expect(await codeOf(runTool(missing, 'scripts/hello.sh'))).toBe('SANDBOX_UNAVAILABLE');
-    const loose = world({ files: HELLO, sandbox: { bubblewrap: false }, allowUnsandboxed: true });
+    const failed = refused.records().find((record) => record.event === 'script-run');
+    expect(failed?.error).toEqual({
+      code: 'SANDBOX_UNAVAILABLE',
+      message: `Cannot run scripts in a sandbox: ${reason}`,
+    });
+    const loose = world({
+      files: HELLO,
+      runner: shellRunner({ unavailable: reason }),
+      allowUnsandboxed: true,
+    });
     const run = await runTool(loose, 'scripts/hello.sh', ['bare']);
+    expect(loose.scripted?.requests[0]?.allowUnsandboxed).toBe(true);
     expect(run.result).toMatchObject({ sandbox: 'none', exitCode: 0 });
     expect(run.result.stdout.head).toBe('hello bare\n');
     const ran = loose.records().find((record) => record.event === 'script-run');

@@ -3,6 +3,7 @@ import { MemoryAuditSink } from '../../src/audit/trail.js';
 import { nodeRuntimeDeps } from '../../src/node/runtime-deps.js';
 import { CANONICAL_TOOLS } from '../../src/policy/tools.js';
 import { createSkillRuntime } from '../../src/runtime/create.js';
+import { shellRunner } from '../helpers/shell.js';
 import { skillText, tempDir, writeTree } from '../helpers/temp.js';
 
 function runtimeWith(
@@ -16,7 +17,7 @@ function runtimeWith(
     sources: [{ id: 'test', kind: 'explicit', root, trust: 'trusted', enabled: true }],
     policy: { tools: options.tools ?? [...CANONICAL_TOOLS] },
     audit: { sink, sessionId: 'tools' },
-    deps: nodeRuntimeDeps(),
+    deps: nodeRuntimeDeps({ runner: shellRunner() }),
     ...(options.scope === undefined ? {} : { scope: options.scope }),
     ...(options.budget === undefined ? {} : { catalog: { budget: options.budget } }),
   });

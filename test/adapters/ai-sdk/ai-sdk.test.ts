@@ -3,6 +3,7 @@ import { generateText, stepCountIs } from 'ai';
 import { MockLanguageModelV3 } from 'ai/test';
 import { describe, expect, it } from 'vitest';
 import { SkillToolError, skillTools } from '../../../src/adapters/ai-sdk/index.js';
+import { golden } from '../../helpers/golden.js';
 import { REPORT_FILES, reportWorld, world } from '../../helpers/runtime.js';
 
 const USAGE: LanguageModelV3GenerateResult['usage'] = {
@@ -74,14 +75,8 @@ describe('skillhost/ai-sdk with generateText', () => {
 
     expect(result.text).toBe('The March report is ready.');
     expect(result.steps).toHaveLength(3);
-    expect(model.doGenerateCalls[0]?.tools).toEqual(
-      w.runtime.tools().map((tool) => ({
-        type: 'function',
-        name: tool.name,
-        description: tool.description,
-        inputSchema: tool.inputSchema,
-      })),
-    );
+    // What the model receives: the AI SDK's function tools, { type, name, description, inputSchema }.
+    expect(model.doGenerateCalls[0]?.tools).toEqual(golden('ai-sdk-tools.json'));
 
     const [activated] = result.steps[0]?.toolResults ?? [];
     expect(activated).toMatchObject({ toolName: 'activate_skill', toolCallId: 'call-1' });
@@ -159,7 +154,7 @@ describe('skillhost/ai-sdk with generateText', () => {
     let mostAtOnce = 0;
     const w = world({
       files: { 'scripts/ask.sh': '#!/bin/sh\necho "asked $1"\n' },
-      options: {
+      deps: {
         confirm: async () => {
           asking += 1;
           mostAtOnce = Math.max(mostAtOnce, asking);

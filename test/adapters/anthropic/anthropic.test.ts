@@ -1,6 +1,7 @@
 import Anthropic from '@anthropic-ai/sdk';
 import { describe, expect, it } from 'vitest';
 import { anthropicTools, runAnthropicToolUses } from '../../../src/adapters/anthropic/index.js';
+import { golden } from '../../helpers/golden.js';
 import { type ScriptedTurn, startModelServer } from '../../helpers/model-servers.js';
 import { REPORT_FILES, reportWorld, world } from '../../helpers/runtime.js';
 
@@ -41,15 +42,9 @@ function resultsSent(body: { messages: Array<{ role: string; content: unknown }>
 }
 
 describe('skillhost/anthropic over the real Anthropic client and HTTP', () => {
-  it('defines the tools exactly as the runtime does', () => {
+  it('defines the tools in the Messages API shape: name, description, input_schema', () => {
     const { runtime } = reportWorld();
-    expect(anthropicTools(runtime)).toEqual(
-      runtime.tools().map((tool) => ({
-        name: tool.name,
-        description: tool.description,
-        input_schema: tool.inputSchema,
-      })),
-    );
+    expect(anthropicTools(runtime)).toEqual(golden('anthropic-tools.json'));
   });
 
   it('activates a skill, runs its script and reads a reference in a full round trip', async () => {
@@ -75,10 +70,9 @@ describe('skillhost/anthropic over the real Anthropic client and HTTP', () => {
 
     expect(reply?.content).toEqual([{ type: 'text', text: 'The March report is ready.' }]);
     expect(server.requests).toHaveLength(3);
-    const expectedTools = JSON.parse(JSON.stringify(anthropicTools(w.runtime)));
     for (const request of server.requests) {
       expect(request.headers['user-agent']).toMatch(/^Anthropic\/JS /);
-      expect(request.body.tools).toEqual(expectedTools);
+      expect(request.body.tools).toEqual(golden('anthropic-tools.json'));
     }
     expect(server.requests[0]?.body.system).toBe(w.runtime.catalog().text);
 

@@ -5,12 +5,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { serveHttp } from '../../../src/adapters/mcp/index.js';
 import { parseAuditLog, verifyAuditLog } from '../../../src/audit/reader.js';
 import { MemoryAuditSink } from '../../../src/audit/trail.js';
-import { createNodeFileSystem } from '../../../src/node/fs.js';
 import { sha256 } from '../../../src/node/hash.js';
-import { createSandboxRunner } from '../../../src/node/sandbox.js';
+import { nodeRuntimeDeps } from '../../../src/node/runtime-deps.js';
 import { CANONICAL_TOOLS } from '../../../src/policy/tools.js';
-import { Runtime } from '../../../src/runtime/runtime.js';
+import { createSkillRuntime } from '../../../src/runtime/create.js';
 import type { SkillRuntime } from '../../../src/runtime/types.js';
+import { shellRunner } from '../../helpers/shell.js';
 import {
   addSkill,
   ESCAPES,
@@ -50,16 +50,13 @@ describe('serveHttp: Streamable HTTP on loopback (in process, the SDK client)', 
 
   beforeAll(async () => {
     tree = skillTree(scratch);
-    runtime = new Runtime({
-      fs: createNodeFileSystem(),
+    runtime = createSkillRuntime({
       sources: [
         { id: 'test', kind: 'explicit', root: tree.skills, trust: 'trusted', enabled: true },
       ],
-      hash: sha256,
       policy: { tools: [...CANONICAL_TOOLS] },
       audit: { sink, sessionId: 'http-test' },
-      now: () => new Date(),
-      scripts: { runner: createSandboxRunner({ homeDir: tree.root }) },
+      deps: nodeRuntimeDeps({ runner: shellRunner() }),
     });
     serving = await serveHttp(runtime, {
       port: 0,

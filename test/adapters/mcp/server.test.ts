@@ -7,7 +7,7 @@ import type { DirectoryWatcher } from '../../../src/deps.js';
 import { createNodeFileSystem } from '../../../src/node/fs.js';
 import { sha256 } from '../../../src/node/hash.js';
 import { CANONICAL_TOOLS } from '../../../src/policy/tools.js';
-import { Runtime, type RuntimeParts } from '../../../src/runtime/runtime.js';
+import { type CreateSkillRuntimeOptions, createSkillRuntime } from '../../../src/runtime/create.js';
 import { tempDir } from '../../helpers/temp.js';
 import { addSkill, rejection, Scratch, type SkillTree, skillTree, textOf } from './fixture.js';
 
@@ -21,17 +21,19 @@ afterEach(async () => {
 
 /** A runtime over the fixture skills (no script runner), served in memory to a real client. */
 async function connect(
-  options: { runtime?: Partial<RuntimeParts>; server?: McpServerOptions; tree?: SkillTree } = {},
+  options: {
+    runtime?: Partial<CreateSkillRuntimeOptions>;
+    server?: McpServerOptions;
+    tree?: SkillTree;
+  } = {},
 ) {
   const tree = options.tree ?? skillTree(scratch);
   const sink = new MemoryAuditSink();
-  const runtime = new Runtime({
-    fs: createNodeFileSystem(),
+  const runtime = createSkillRuntime({
     sources: [{ id: 'test', kind: 'explicit', root: tree.skills, trust: 'trusted', enabled: true }],
-    hash: sha256,
     policy: { tools: [...CANONICAL_TOOLS] },
     audit: { sink, sessionId: 'server-test' },
-    now: () => new Date(),
+    deps: { fs: createNodeFileSystem(), hash: sha256, now: () => new Date() },
     ...options.runtime,
   });
   const server = createMcpServer(runtime, options.server);
@@ -41,7 +43,7 @@ async function connect(
   await client.connect(clientSide);
   open.push(async () => {
     await client.close();
-    runtime.close();
+    await runtime.close();
   });
   return { tree, runtime, client, records: () => parseAuditLog(sink.text).records };
 }

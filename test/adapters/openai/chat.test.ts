@@ -1,6 +1,7 @@
 import OpenAI from 'openai';
 import { describe, expect, it } from 'vitest';
 import { openaiTools, runOpenAIToolCalls } from '../../../src/adapters/openai/index.js';
+import { golden } from '../../helpers/golden.js';
 import { type ScriptedTurn, startModelServer } from '../../helpers/model-servers.js';
 import { REPORT_FILES, reportWorld } from '../../helpers/runtime.js';
 
@@ -42,14 +43,9 @@ function toolMessagesSent(body: { messages: Array<{ role: string }> }) {
 }
 
 describe('skillhost/openai Chat Completions over the real OpenAI client and HTTP', () => {
-  it('defines the function tools exactly as the runtime does', () => {
+  it('defines the tools in the Chat Completions shape: type function, function {name, ...}', () => {
     const { runtime } = reportWorld();
-    expect(openaiTools(runtime)).toEqual(
-      runtime.tools().map((tool) => ({
-        type: 'function',
-        function: { name: tool.name, description: tool.description, parameters: tool.inputSchema },
-      })),
-    );
+    expect(openaiTools(runtime)).toEqual(golden('openai-chat-tools.json'));
   });
 
   it('activates a skill, runs its script and reads a reference in a full round trip', async () => {
@@ -75,10 +71,9 @@ describe('skillhost/openai Chat Completions over the real OpenAI client and HTTP
 
     expect(answer).toBe('The March report is ready.');
     expect(server.requests).toHaveLength(3);
-    const expectedTools = JSON.parse(JSON.stringify(openaiTools(w.runtime)));
     for (const request of server.requests) {
       expect(request.headers.authorization).toBe('Bearer test-key');
-      expect(request.body.tools).toEqual(expectedTools);
+      expect(request.body.tools).toEqual(golden('openai-chat-tools.json'));
     }
     expect(toolMessagesSent(server.requests[1]?.body)).toEqual([
       { role: 'tool', tool_call_id: 'call_1', content: expect.stringContaining('Do the thing.') },

@@ -4,6 +4,7 @@ import {
   openaiResponsesTools,
   runOpenAIFunctionCalls,
 } from '../../../src/adapters/openai/index.js';
+import { golden } from '../../helpers/golden.js';
 import { type ScriptedTurn, startModelServer } from '../../helpers/model-servers.js';
 import { reportWorld } from '../../helpers/runtime.js';
 
@@ -45,17 +46,9 @@ function outputsSent(body: { input: Array<{ type?: string }> }) {
 }
 
 describe('skillhost/openai Responses over the real OpenAI client and HTTP', () => {
-  it('defines the function tools exactly as the runtime does, never strict', () => {
+  it('defines the tools in the Responses shape: type function, name, ..., never strict', () => {
     const { runtime } = reportWorld();
-    expect(openaiResponsesTools(runtime)).toEqual(
-      runtime.tools().map((tool) => ({
-        type: 'function',
-        name: tool.name,
-        description: tool.description,
-        parameters: tool.inputSchema,
-        strict: false,
-      })),
-    );
+    expect(openaiResponsesTools(runtime)).toEqual(golden('openai-responses-tools.json'));
   });
 
   it('activates a skill and runs its script in a full round trip', async () => {
@@ -76,8 +69,8 @@ describe('skillhost/openai Responses over the real OpenAI client and HTTP', () =
 
     expect(answer).toBe('The March report is ready.');
     expect(server.requests).toHaveLength(3);
-    const expectedTools = JSON.parse(JSON.stringify(openaiResponsesTools(w.runtime)));
-    for (const request of server.requests) expect(request.body.tools).toEqual(expectedTools);
+    for (const request of server.requests)
+      expect(request.body.tools).toEqual(golden('openai-responses-tools.json'));
     expect(outputsSent(server.requests[1]?.body)).toEqual([
       {
         type: 'function_call_output',
