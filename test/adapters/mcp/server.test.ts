@@ -123,4 +123,17 @@ describe('createMcpServer', () => {
     const { tools } = await client.listTools();
     expect(JSON.stringify(tools)).toContain('"later"');
   });
+
+  it('a watcher that fails reaches onError, and the server keeps serving', async () => {
+    const errors: Error[] = [];
+    const watcher: DirectoryWatcher = () => {
+      throw new Error('no file events here');
+    };
+    const { client } = await connect({
+      server: { watch: true, watcher, onError: (error) => errors.push(error) },
+    });
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    expect(errors.map((error) => error.message)).toEqual(['no file events here']);
+    expect((await client.listPrompts()).prompts.length).toBeGreaterThan(0);
+  });
 });

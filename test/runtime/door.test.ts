@@ -1,0 +1,231 @@
+import { describe, expect, it } from 'vitest';
+import type { WatchHandle } from '../../src/deps.js';
+import { SkillhostError } from '../../src/errors.js';
+import { sha256 } from '../../src/node/hash.js';
+import { CANONICAL_TOOLS } from '../../src/policy/tools.js';
+import { createSkillRuntime } from '../../src/runtime/create.js';
+import {
+  createFakeClock,
+  createMemoryFileSystem,
+  createRecordingAuditSink,
+  createScriptedRunner,
+  skillFixture,
+} from '../../src/testing/index.js';
+
+interface Setup {
+  readonly tools?: readonly string[];
+  readonly deny?: readonly string[];
+  readonly unavailable?: string;
+  readonly confirm?: () => Promise<'yes' | 'no' | 'always'>;
+}
+
+/** A runtime over two skills in memory: `report` (a script, allowed-tools) and `notes`. */
+function setup(options: Setup = {}) {
+  const fs = createMemoryFileSystem(
+    {
+      ...skillFixture({
+        name: 'report',
+        description: 'Makes monthly reports. Use for reports.',
+        frontmatter: 'allowed-tools: Read WebFetch',
+        body: '# Report\n\nRun scripts/report.sh with the month.\n',
+        files: {
+          'scripts/report.sh': '#!/bin/sh\necho "report for $1"\n',
+          'references/guide.md': '# Guide\n',
+        },
+      }),
+      ...skillFixture({ name: 'notes', body: '# Notes\n\nKeep notes.\n' }),
+    },
+    { root: '/skills' },
+  );
+  const runner = createScriptedRunner(
+    (request) => ({ stdout: `report for ${request.args[0] ?? ''}\n` }),
+    options.unavailable === undefined ? {} : { unavailable: options.unavailable },
+  );
+  const sink = createRecordingAuditSink();
+  const questions: string[] = [];
+  const runtime = createSkillRuntime({
+    sources: [{ id: 'mem', kind: 'explicit', root: '/skills', trust: 'trusted', enabled: true }],
+    policy: { tools: [...(options.tools ?? CANONICAL_TOOLS)], deny: options.deny ?? [] },
+    audit: { sink, sessionId: 'door' },
+    deps: {
+      fs,
+      hash: sha256,
+      now: createFakeClock().now,
+      runner,
+      ...(options.confirm === undefined
+        ? {}
+        : {
+            confirm: async (question) => {
+              questions.push(question.script);
+              return (options.confirm as () => Promise<'yes' | 'no' | 'always'>)();
+            },
+          }),
+    },
+  });
+  return { fs, runner, sink, runtime, questions };
+}
+
+describe('SkillRuntime: the one door', () => {
+  it('lists a skill’s files through the policy, and records the listing', () => {
+    const { runtime, sink } = setup();
+    const listing = runtime.listFiles('report');
+    expect(listing.files.map((file) => file.path)).toEqual([
+      'references/guide.md',
+      'scripts/report.sh',
+    ]);
+    expect(listing.skill.name).toBe('report');
+    const record = sink.records().find((item) => item.event === 'resource-list');
+    expect(record).toMatchObject({ skill_name: 'report', details: { files: 2, unlisted: 0 } });
+    expect(runtime.listFiles('report', { maxFiles: 1 }).unlisted).toBe(1);
+  });
+
+  it('refuses a listing the host denies, and records the refusal with its code', () => {
+    const { runtime, sink } = setup({ deny: ['read_skill_resource'] });
+    expect(() => runtime.listFiles('report')).toThrow(
+      expect.objectContaining({ code: 'PERMISSION_DENIED' }),
+    );
+    expect(() => runtime.listFiles('ghost')).toThrow(
+      expect.objectContaining({ code: 'PERMISSION_DENIED' }),
+    );
+    const refusals = sink.records().filter((item) => item.event === 'resource-list');
+    expect(refusals.map((item) => item.error?.code)).toEqual([
+      'PERMISSION_DENIED',
+      'PERMISSION_DENIED',
+    ]);
+  });
+
+  it('sends an activation again only when asked to (resend)', () => {
+    const { runtime } = setup();
+    expect(runtime.activate('notes', { triggeredBy: 'model' }).alreadyActive).toBe(false);
+    expect(runtime.activate('notes', { triggeredBy: 'model' })).toMatchObject({
+      alreadyActive: true,
+      body: '',
+    });
+    const again = runtime.activate('notes', { triggeredBy: 'user', resend: true });
+    expect(again.alreadyActive).toBe(false);
+    expect(again.body).toContain('Keep notes.');
+    expect(runtime.isActive('notes')).toBe(true);
+    expect(runtime.isActive('report')).toBe(false);
+  });
+
+  it('records a refusal an adapter decided, as it records its own', () => {
+    const { runtime, sink } = setup();
+    runtime.recordRefusal({
+      event: 'resource-read',
+      skill: 'ghost',
+      path: 'skill://ghost/SKILL.md',
+      error: new SkillhostError('SKILL_NOT_FOUND', 'No skill named "ghost" is offered'),
+    });
+    expect(sink.records().at(-1)).toMatchObject({
+      event: 'resource-read',
+      skill_name: 'ghost',
+      loaded_files: ['skill://ghost/SKILL.md'],
+      error: { code: 'SKILL_NOT_FOUND' },
+    });
+  });
+
+  it('says which allowed-tools entries the host lacks when a skill is activated', () => {
+    const { runtime, sink } = setup({
+      tools: ['read', 'activate_skill', 'read_skill_resource', 'run_skill_script'],
+    });
+    const activation = runtime.activate('report', { triggeredBy: 'model' });
+    expect(activation.diagnostics.map((item) => item.code)).toContain('ALLOWED_TOOLS_UNAVAILABLE');
+    expect(
+      activation.diagnostics.find((item) => item.code === 'ALLOWED_TOOLS_UNAVAILABLE')?.message,
+    ).toContain('WebFetch');
+    const record = sink.records().find((item) => item.event === 'skill-activate');
+    expect(record?.details).toMatchObject({ dropped_grants: ['WebFetch'] });
+  });
+
+  it('finds out that scripts cannot run before anyone is asked, and records it', async () => {
+    let asked = 0;
+    const { runtime, runner, sink, questions } = setup({
+      unavailable: 'bubblewrap missing',
+      confirm: async () => {
+        asked += 1;
+        return 'yes';
+      },
+    });
+    runtime.activate('report', { triggeredBy: 'model' });
+    await expect(runtime.runScript('report', 'scripts/report.sh', ['May'])).rejects.toMatchObject({
+      code: 'SANDBOX_UNAVAILABLE',
+    });
+    expect(asked).toBe(0);
+    expect(questions).toEqual([]);
+    expect(runner.requests).toHaveLength(0);
+    const failure = sink.records().findLast((item) => item.event === 'script-run');
+    expect(failure?.error?.code).toBe('SANDBOX_UNAVAILABLE');
+  });
+
+  it('takes tool calls one at a time, in the order they were made, whoever makes them', async () => {
+    let release: () => void = () => {};
+    const gate = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const { runtime, sink } = setup({
+      confirm: async () => {
+        await gate;
+        return 'yes';
+      },
+    });
+    runtime.activate('report', { triggeredBy: 'model' });
+    // The run waits for its confirmation; the read made after it must wait for the run.
+    const run = runtime.callTool('run_skill_script', {
+      name: 'report',
+      script: 'scripts/report.sh',
+    });
+    const read = runtime.callTool('read_skill_resource', {
+      name: 'report',
+      path: 'references/guide.md',
+    });
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(sink.records().some((item) => item.event === 'resource-read')).toBe(false);
+    release();
+    expect((await run).isError).toBe(false);
+    expect((await read).text).toBe('# Guide\n');
+    const events = sink.events();
+    expect(events.indexOf('script-run')).toBeLessThan(events.indexOf('resource-read'));
+  });
+
+  it('tells listeners of changes, counts revisions, and watches through one handle', async () => {
+    const { fs, runtime } = setup();
+    const heard: string[][] = [];
+    const stop = runtime.onChange((changes) =>
+      heard.push(changes.added.map((entry) => entry.name)),
+    );
+    const before = runtime.revision;
+    expect(runtime.refresh()).toMatchObject({ added: [], removed: [], changed: [] });
+    expect(runtime.revision).toBe(before);
+    fs.write(
+      '/skills/later/SKILL.md',
+      '---\nname: later\ndescription: Comes later. Use later.\n---\n# Later\n',
+    );
+    runtime.refresh();
+    expect(heard).toEqual([['later']]);
+    expect(runtime.revision).toBe(before + 1);
+    expect(
+      runtime.tools().find((tool) => tool.name === 'activate_skill')?.inputSchema.properties.name,
+    ).toMatchObject({
+      enum: ['later', 'notes', 'report'],
+    });
+    stop();
+    let changed: (() => void) | undefined;
+    let closed = 0;
+    const handle: WatchHandle = {
+      close: async () => {
+        closed += 1;
+      },
+    };
+    const first = runtime.watch(
+      (_roots, onChange) => {
+        changed = () => onChange('/skills/x');
+        return handle;
+      },
+      { debounceMs: 0 },
+    );
+    expect(runtime.watch(() => handle)).toBe(first);
+    expect(changed).toBeDefined();
+    await runtime.close();
+    expect(closed).toBe(1);
+  });
+});
