@@ -68,6 +68,15 @@ function errorCode(error: unknown): string {
     : 'EUNKNOWN';
 }
 
+/** Whether a path is a symbolic link; false when it cannot be read (missing, or under a file). */
+function isSymbolicLink(path: string): boolean {
+  try {
+    return lstatSync(path, { throwIfNoEntry: false })?.isSymbolicLink() === true;
+  } catch {
+    return false;
+  }
+}
+
 /** True when `child` is `parent` or below it, by path relation (not string prefix). */
 export function isInside(parent: string, child: string): boolean {
   const rel = relative(parent, child);
@@ -148,8 +157,7 @@ function openThroughLinks(root: string, target: string): { fd: number } | ReadRe
   } catch (error) {
     const code = errorCode(error);
     if (code === 'ENOENT' || code === 'ELOOP' || code === 'ENOTDIR') {
-      const isLink = lstatSync(target, { throwIfNoEntry: false })?.isSymbolicLink() === true;
-      return isLink
+      return isSymbolicLink(target)
         ? {
             ok: false,
             problem: 'symlink-broken',

@@ -96,9 +96,7 @@ describe('createMemoryFileSystem answers as the node file system does', () => {
       { maxBytes: 1, knownKind: 'fifo' },
       { maxBytes: 0 },
     ];
-    // 'SKILL.md/x' is left out: the node reader throws ENOTDIR on it instead of answering
-    // `missing` (the memory one answers `missing`, checked below).
-    for (const path of paths.filter((path) => path !== 'SKILL.md/x')) {
+    for (const path of paths) {
       for (const options of optionSets) {
         expect(
           readAnswer(memory, skill, path, options),
