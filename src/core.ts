@@ -189,12 +189,6 @@ export {
   TOOL_NAMES,
 } from './policy/tools.js';
 export {
-  type CheckSkillOptions,
-  checkSkillDirectory,
-  type SkillCheck,
-  type SkillToCheck,
-} from './registry/check-skill.js';
-export {
   DEFAULT_DISCOVERY,
   type DirectoryRecord,
   type DiscoveryOptions,
@@ -205,12 +199,6 @@ export {
   scanSource,
 } from './registry/discover.js';
 export { nameSkeleton } from './registry/names.js';
-export {
-  loadSkillDirectory,
-  type ReadSkillOptions,
-  type ReadSkillResult,
-  readSkillDirectory,
-} from './registry/read-skill.js';
 export {
   type RegistryChanges,
   type RegistryEntry,
@@ -230,20 +218,6 @@ export {
   type Trust,
   USER_SKILL_FOLDERS,
 } from './registry/sources.js';
-export {
-  type ValidatePathsOptions,
-  type ValidationReport,
-  type ValidationSummary,
-  validateSkillPaths,
-} from './registry/validate-paths.js';
-export {
-  DEFAULT_WALK_OPTIONS,
-  type FoundSkill,
-  findSkillFileEntry,
-  type WalkOptions,
-  type WalkVisitor,
-  walkSkillTree,
-} from './registry/walk.js';
 export {
   type AgentBase,
   type AgentDefinition,
@@ -278,3 +252,29 @@ export {
   type ToolCallResult,
   type ToolDefinition,
 } from './runtime/tools.js';
+export {
+  type CheckSkillOptions,
+  checkSkillDirectory,
+  type SkillCheck,
+  type SkillToCheck,
+} from './skill-files/check.js';
+export {
+  loadSkillDirectory,
+  type ReadSkillOptions,
+  type ReadSkillResult,
+  readSkillDirectory,
+} from './skill-files/load.js';
+export {
+  type ValidatePathsOptions,
+  type ValidationReport,
+  type ValidationSummary,
+  validateSkillPaths,
+} from './skill-files/validate-paths.js';
+export {
+  DEFAULT_WALK_OPTIONS,
+  type FoundSkill,
+  findSkillFileEntry,
+  type WalkOptions,
+  type WalkVisitor,
+  walkSkillTree,
+} from './skill-files/walker.js';

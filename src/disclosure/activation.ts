@@ -3,8 +3,8 @@ import type { Diagnostic } from '../diagnostics.js';
 import { SkillhostError } from '../errors.js';
 import type { ReadLimits } from '../format/limits.js';
 import { joinPath } from '../paths.js';
-import { readSkillDirectory } from '../registry/read-skill.js';
 import type { RegistryEntry, SkillRegistry } from '../registry/registry.js';
+import { readSkillDirectory } from '../skill-files/load.js';
 import { escapeXmlText } from './available-skills.js';
 
 /** Who activated a skill: the model through a tool, the user by name, or the harness's router. */

@@ -10,10 +10,10 @@ import { DEFAULT_READ_LIMITS, type ReadLimits } from '../format/limits.js';
 import { type SkillMetadata, toSkillMetadata } from '../format/load.js';
 import { checkFrontmatterFields } from '../format/validate-fields.js';
 import { joinPath } from '../paths.js';
-import { checkAllowedTools } from './grant-checks.js';
-import { lowercaseSkillFileWarning, parseSkillFileRead } from './skill-file.js';
+import { checkAllowedTools } from '../skill-files/grant-checks.js';
+import { lowercaseSkillFileWarning, parseSkillFileRead } from '../skill-files/skill-file.js';
+import { descendInto, findSkillFileEntry } from '../skill-files/walker.js';
 import type { SkillSource } from './sources.js';
-import { descendInto, findSkillFileEntry } from './walk.js';
 
 /** What identifies a file's version: any change to it changes one of these. */
 export interface FileIdentity {

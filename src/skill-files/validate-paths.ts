@@ -3,8 +3,8 @@ import { createDiagnostic, type Diagnostic } from '../diagnostics.js';
 import type { ReadLimits } from '../format/limits.js';
 import type { ValidationMode } from '../format/validate-fields.js';
 import { baseName, parentPath } from '../paths.js';
-import { checkSkillDirectory, type SkillCheck } from './check-skill.js';
-import { findSkillFileEntry, type WalkOptions, walkSkillTree } from './walk.js';
+import { checkSkillDirectory, type SkillCheck } from './check.js';
+import { findSkillFileEntry, type WalkOptions, walkSkillTree } from './walker.js';
 
 export interface ValidatePathsOptions {
   readonly fs: SkillFileSystem;

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import type { ReadWithinOptions, SkillFileSystem } from '../../src/deps.js';
 import { SkillhostError } from '../../src/errors.js';
 import { createNodeFileSystem } from '../../src/node/fs.js';
-import { loadSkillDirectory, readSkillDirectory } from '../../src/registry/read-skill.js';
+import { loadSkillDirectory, readSkillDirectory } from '../../src/skill-files/load.js';
 import { skillText, tempDir, writeSkill, writeTree } from '../helpers/temp.js';
 
 /** The real file system, recording how many bytes each read may return. */

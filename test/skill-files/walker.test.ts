@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Diagnostic } from '../../src/diagnostics.js';
 import { createNodeFileSystem } from '../../src/node/fs.js';
-import { type WalkOptions, walkSkillTree } from '../../src/registry/walk.js';
+import { type WalkOptions, walkSkillTree } from '../../src/skill-files/walker.js';
 import { tempDir, writeSkill, writeTree } from '../helpers/temp.js';
 
 const fs = createNodeFileSystem();

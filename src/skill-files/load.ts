@@ -12,7 +12,7 @@ import { type LoadedSkill, type LoadLevel, toSkillMetadata } from '../format/loa
 import { checkFrontmatterFields, type ValidationMode } from '../format/validate-fields.js';
 import { joinPath } from '../paths.js';
 import { lowercaseSkillFileWarning, parseSkillFileRead } from './skill-file.js';
-import { findSkillFileEntry } from './walk.js';
+import { findSkillFileEntry } from './walker.js';
 
 export interface ReadSkillOptions {
   /** `metadata` reads only as far as the frontmatter; `full` reads the body too (default). */
