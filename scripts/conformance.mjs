@@ -98,12 +98,16 @@ for (const verdict of verdicts) {
   const directory = join(corpus, verdict.dir);
   const listing = fs.listDirectory(directory);
   const entry = listing.ok ? findSkillFileEntry(listing.entries) : undefined;
-  const check = checkSkillDirectory(fs, {
-    directory,
-    skillFileName: entry?.name ?? 'SKILL.md',
-    ...(entry ? { skillFileKind: entry.kind } : {}),
-    listed: () => true,
-  });
+  // Link checks give warnings only, never a verdict: skip them.
+  const check = checkSkillDirectory(
+    fs,
+    {
+      directory,
+      skillFileName: entry?.name ?? 'SKILL.md',
+      ...(entry ? { skillFileKind: entry.kind } : {}),
+    },
+    { checkLinks: false },
+  );
   checkFastPath(directory, entry?.name ?? 'SKILL.md');
   const codes = [
     ...new Set(check.diagnostics.filter((d) => d.severity === 'error').map((d) => d.code)),

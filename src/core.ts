@@ -265,6 +265,13 @@ export {
   readSkillDirectory,
 } from './skill-files/load.js';
 export {
+  type ReadSkillFileOptions,
+  readSkillFile,
+  type SkillFileReading,
+  type SkillFileRef,
+} from './skill-files/reader.js';
+export { findSkillFileEntry } from './skill-files/skill-file.js';
+export {
   type ValidatePathsOptions,
   type ValidationReport,
   type ValidationSummary,
@@ -273,7 +280,6 @@ export {
 export {
   DEFAULT_WALK_OPTIONS,
   type FoundSkill,
-  findSkillFileEntry,
   type WalkOptions,
   type WalkVisitor,
   walkSkillTree,

@@ -8,11 +8,10 @@ import {
 } from '../diagnostics.js';
 import { DEFAULT_READ_LIMITS, type ReadLimits } from '../format/limits.js';
 import { type SkillMetadata, toSkillMetadata } from '../format/load.js';
-import { checkFrontmatterFields } from '../format/validate-fields.js';
 import { joinPath } from '../paths.js';
-import { checkAllowedTools } from '../skill-files/grant-checks.js';
-import { lowercaseSkillFileWarning, parseSkillFileRead } from '../skill-files/skill-file.js';
-import { descendInto, findSkillFileEntry } from '../skill-files/walker.js';
+import { readSkillFile } from '../skill-files/reader.js';
+import { findSkillFileEntry } from '../skill-files/skill-file.js';
+import { descendInto } from '../skill-files/walker.js';
 import type { SkillSource } from './sources.js';
 
 /** What identifies a file's version: any change to it changes one of these. */
@@ -112,48 +111,32 @@ export function sameIdentity(
 }
 
 /**
- * Reads a skill at the metadata level: the head of its SKILL.md, leniently. The body is never
- * decoded or kept.
+ * Reads a skill at the metadata level, leniently (the reader): only the head of its SKILL.md,
+ * the body is never decoded or kept. The record holds the compact metadata and the diagnostics.
  */
 export function readSkillRecord(
   fs: SkillFileSystem,
   directory: string,
   realDirectory: string,
   skillFile: { readonly name: string; readonly kind: EntryKind },
-  limits: ReadLimits,
+  limits: Partial<ReadLimits> | undefined,
 ): SkillRecord {
-  const file = joinPath(directory, skillFile.name);
-  const diagnostics: Diagnostic[] = [];
-  const lowercase = lowercaseSkillFileWarning(skillFile.name, file);
-  if (lowercase !== undefined) diagnostics.push(lowercase);
-  const headBytes = Math.min(limits.maxFrontmatterBytes + 8192, limits.maxSkillFileBytes);
-  const read = fs.readFileWithin(directory, skillFile.name, {
-    maxBytes: headBytes,
-    allowPartial: true,
-    knownKind: skillFile.kind,
-  });
-  const record = (
-    identity: FileIdentity | undefined,
-    links: number,
-    metadata: SkillMetadata | undefined,
-  ): SkillRecord => ({
+  const reading = readSkillFile(
+    fs,
+    { directory, skillFileName: skillFile.name, skillFileKind: skillFile.kind },
+    { level: 'metadata', mode: 'lenient', ...(limits === undefined ? {} : { limits }) },
+  );
+  const { parsed, status } = reading;
+  return {
     directory,
     realDirectory,
     skillFileName: skillFile.name,
-    identity,
-    links,
-    metadata,
-    diagnostics: diagnostics.length === 0 ? noDiagnostics : diagnostics.sort(compareDiagnostics),
-  });
-  const parsed = parseSkillFileRead(read, skillFile.name, file, directory, limits, diagnostics);
-  if (!read.ok) return record(undefined, 0, undefined);
-  const identity = identityOf(read.status);
-  if (parsed === undefined) return record(identity, read.status.links, undefined);
-  for (const diagnostic of checkFrontmatterFields(parsed, { mode: 'lenient' }))
-    diagnostics.push(diagnostic);
-  for (const diagnostic of checkAllowedTools(parsed)) diagnostics.push(diagnostic);
-  const metadata = hasErrors(diagnostics) ? undefined : compactMetadata(toSkillMetadata(parsed));
-  return record(identity, read.status.links, metadata);
+    identity: status === undefined ? undefined : identityOf(status),
+    links: status === undefined ? 0 : status.links,
+    metadata:
+      parsed === undefined || !reading.valid ? undefined : compactMetadata(toSkillMetadata(parsed)),
+    diagnostics: reading.diagnostics.length === 0 ? noDiagnostics : reading.diagnostics,
+  };
 }
 
 /**
@@ -174,10 +157,6 @@ export function scanSource(
   const maxSkills = options.maxSkills ?? DEFAULT_DISCOVERY.maxSkills;
   const followSymlinks = options.followSymlinks ?? DEFAULT_DISCOVERY.followSymlinks;
   const skipNames = options.skipNames ?? defaultSkip;
-  const limits =
-    options.limits === undefined
-      ? DEFAULT_READ_LIMITS
-      : { ...DEFAULT_READ_LIMITS, ...options.limits };
   const directories = new Map<string, DirectoryRecord>();
   const skills = new Map<string, SkillRecord>();
   const diagnostics: Diagnostic[] = [];
@@ -250,7 +229,7 @@ export function scanSource(
     if (record === undefined) return;
     if ('skillFile' in record) {
       readCount += 1;
-      skills.set(path, readSkillRecord(fs, path, realPath, record.skillFile, limits));
+      skills.set(path, readSkillRecord(fs, path, realPath, record.skillFile, options.limits));
       return;
     }
     directories.set(path, record);

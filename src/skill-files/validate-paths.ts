@@ -4,7 +4,8 @@ import type { ReadLimits } from '../format/limits.js';
 import type { ValidationMode } from '../format/validate-fields.js';
 import { baseName, parentPath } from '../paths.js';
 import { checkSkillDirectory, type SkillCheck } from './check.js';
-import { findSkillFileEntry, type WalkOptions, walkSkillTree } from './walker.js';
+import { findSkillFileEntry } from './skill-file.js';
+import { type WalkOptions, walkSkillTree } from './walker.js';
 
 export interface ValidatePathsOptions {
   readonly fs: SkillFileSystem;

@@ -2,6 +2,7 @@ import type { Code } from '../codes.js';
 import type { DirectoryEntry, EntryKind, SkillFileSystem } from '../deps.js';
 import { createDiagnostic, type Diagnostic } from '../diagnostics.js';
 import { isWithinPath, joinPath } from '../paths.js';
+import { findSkillFileEntry } from './skill-file.js';
 
 export interface WalkOptions {
   /** How many directory levels below the root are searched (default 8). */
@@ -48,16 +49,6 @@ interface SkillFrame {
   readonly skillFileName: string;
   readonly skillFileKind: EntryKind;
   readonly listings: Map<string, Set<string>>;
-}
-
-/** Picks the skill file among a directory's entries: SKILL.md first, then skill.md. */
-export function findSkillFileEntry(entries: readonly DirectoryEntry[]): DirectoryEntry | undefined {
-  let lower: DirectoryEntry | undefined;
-  for (const entry of entries) {
-    if (entry.name === 'SKILL.md') return entry;
-    if (entry.name === 'skill.md') lower = entry;
-  }
-  return lower;
 }
 
 function byName(a: DirectoryEntry, b: DirectoryEntry): number {

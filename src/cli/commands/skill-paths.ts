@@ -60,5 +60,5 @@ export function checkForProperties(
   skillFileName: string,
   options: CheckSkillOptions = {},
 ): SkillCheck {
-  return checkSkillDirectory(fs, { directory, skillFileName, listed: () => true }, options);
+  return checkSkillDirectory(fs, { directory, skillFileName }, { ...options, checkLinks: false });
 }
