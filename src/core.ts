@@ -189,7 +189,6 @@ export {
   TOOL_NAMES,
 } from './policy/tools.js';
 export {
-  DEFAULT_DISCOVERY,
   type DirectoryRecord,
   type DiscoveryOptions,
   type FileIdentity,
@@ -278,8 +277,11 @@ export {
   validateSkillPaths,
 } from './skill-files/validate-paths.js';
 export {
-  DEFAULT_WALK_OPTIONS,
+  type FolderListing,
   type FoundSkill,
+  listFolder,
+  WALK_DEFAULTS,
+  type WalkLimits,
   type WalkOptions,
   type WalkVisitor,
   walkSkillTree,

@@ -1,17 +1,10 @@
-import type { Code } from '../codes.js';
-import type { DirectoryEntry, EntryKind, FileStatus, SkillFileSystem } from '../deps.js';
-import {
-  compareDiagnostics,
-  createDiagnostic,
-  type Diagnostic,
-  hasErrors,
-} from '../diagnostics.js';
-import { DEFAULT_READ_LIMITS, type ReadLimits } from '../format/limits.js';
+import type { EntryKind, FileStatus, SkillFileSystem } from '../deps.js';
+import type { Diagnostic } from '../diagnostics.js';
+import type { ReadLimits } from '../format/limits.js';
 import { type SkillMetadata, toSkillMetadata } from '../format/load.js';
 import { joinPath } from '../paths.js';
 import { readSkillFile } from '../skill-files/reader.js';
-import { findSkillFileEntry } from '../skill-files/skill-file.js';
-import { descendInto } from '../skill-files/walker.js';
+import { listFolder, type WalkOptions, walkSkillTree } from '../skill-files/walker.js';
 import type { SkillSource } from './sources.js';
 
 /** What identifies a file's version: any change to it changes one of these. */
@@ -62,28 +55,10 @@ export interface SourceScan {
   readonly listCount: number;
 }
 
-export interface DiscoveryOptions {
-  /** How many directory levels below a source root are searched (default 6). */
-  readonly maxDepth?: number;
-  /** Most folders searched per source, not counting skill directories (default 2000). */
-  readonly maxDirectories?: number;
-  /** Most skills found per source (default 50,000). */
-  readonly maxSkills?: number;
-  /** Follow linked directories (never into a loop); default false. */
-  readonly followSymlinks?: boolean;
+/** Where and how far discovery searches (the walker's limits), and the read limits. */
+export interface DiscoveryOptions extends WalkOptions {
   readonly limits?: Partial<ReadLimits>;
-  readonly skipNames?: ReadonlySet<string>;
 }
-
-export const DEFAULT_DISCOVERY = Object.freeze({
-  maxDepth: 6,
-  maxDirectories: 2000,
-  maxSkills: 50_000,
-
-  followSymlinks: false,
-});
-
-const defaultSkip: ReadonlySet<string> = new Set(['.git', 'node_modules']);
 
 export function identityOf(status: FileStatus): FileIdentity {
   return {
@@ -140,9 +115,10 @@ export function readSkillRecord(
 }
 
 /**
- * Searches one source for skill directories and reads each at the metadata level. With the
- * previous scan of the same source (from memory or the index cache), a directory or skill file
- * whose identity (inode, size, modification and change times) is unchanged is not read again.
+ * Searches one source for skill directories (the walker) and reads each at the metadata level
+ * (the reader). With the previous scan of the same source (from memory or the index cache), a
+ * folder or skill file whose identity (inode, size, modification and change times) is unchanged
+ * is not listed or read again: discovery plugs that reuse into the walker's hooks.
  */
 export function scanSource(
   fs: SkillFileSystem,
@@ -152,116 +128,11 @@ export function scanSource(
   /** Ask for the status of every known skill file in one batch (worth it for a long-lived registry). */
   batchStatus = true,
 ): SourceScan {
-  const maxDepth = options.maxDepth ?? DEFAULT_DISCOVERY.maxDepth;
-  const maxDirectories = options.maxDirectories ?? DEFAULT_DISCOVERY.maxDirectories;
-  const maxSkills = options.maxSkills ?? DEFAULT_DISCOVERY.maxSkills;
-  const followSymlinks = options.followSymlinks ?? DEFAULT_DISCOVERY.followSymlinks;
-  const skipNames = options.skipNames ?? defaultSkip;
   const directories = new Map<string, DirectoryRecord>();
   const skills = new Map<string, SkillRecord>();
   const diagnostics: Diagnostic[] = [];
-  const reported = new Set<Code>();
-  const visitedReal = new Set<string>();
   let readCount = 0;
   let listCount = 0;
-  let searched = 0;
-
-  let stopped = false;
-
-  const report = (code: Code, message: string, path: string, once: boolean): void => {
-    if (once) {
-      if (reported.has(code)) return;
-      reported.add(code);
-    }
-    diagnostics.push(createDiagnostic(code, 'warning', message, path));
-  };
-
-  const list = (
-    path: string,
-    identity: FileIdentity,
-  ): DirectoryRecord | { readonly skillFile: DirectoryEntry } | undefined => {
-    listCount += 1;
-    const listing = fs.listDirectory(path);
-    if (!listing.ok) {
-      report('WALK_UNREADABLE_DIRECTORY', `Directory skipped: ${listing.message}`, path, false);
-      return undefined;
-    }
-    const skillEntry = findSkillFileEntry(listing.entries);
-    if (skillEntry !== undefined) return { skillFile: skillEntry };
-    const children: Array<{ name: string; kind: EntryKind }> = [];
-    for (const entry of listing.entries) {
-      if ((entry.kind === 'directory' || entry.kind === 'symlink') && !skipNames.has(entry.name)) {
-        children.push({ name: entry.name, kind: entry.kind });
-      }
-    }
-    children.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-    return { path, identity, children };
-  };
-
-  const visit = (path: string, realPath: string, depth: number): void => {
-    if (stopped) return;
-    if (skills.size >= maxSkills) {
-      stopped = true;
-      report('WALK_SKILL_LIMIT', `Stopped after finding ${maxSkills} skills`, path, true);
-      return;
-    }
-    // A known skill directory is current when its skill file is: one status call, no listing.
-    const earlier = previous?.skills.get(path);
-    if (earlier !== undefined && earlier.realDirectory === realPath) {
-      const current =
-        prefetched?.has(earlier) === true
-          ? prefetched.get(earlier)
-          : fs.status(joinPath(path, earlier.skillFileName), true);
-      if (sameIdentity(earlier.identity, current)) {
-        skills.set(path, earlier);
-        return;
-      }
-    }
-    // The status is taken before listing, so a change made during the listing is seen next time.
-    const status = fs.status(path, true);
-    if (status === undefined || status.kind !== 'directory') return;
-    const identity = identityOf(status);
-    const before = previous?.directories.get(path);
-    const record =
-      before !== undefined && sameIdentity(before.identity, identity)
-        ? before
-        : list(path, identity);
-    if (record === undefined) return;
-    if ('skillFile' in record) {
-      readCount += 1;
-      skills.set(path, readSkillRecord(fs, path, realPath, record.skillFile, options.limits));
-      return;
-    }
-    directories.set(path, record);
-
-    // Only folders searched for skills count against the limit; skill directories are leaves.
-    searched += 1;
-    if (searched > maxDirectories) {
-      stopped = true;
-      report(
-        'WALK_DIRECTORY_LIMIT',
-        `Stopped after searching ${maxDirectories} directories`,
-        path,
-        true,
-      );
-      return;
-    }
-    for (const { name, kind } of record.children) {
-      const child = joinPath(path, name);
-      const childReal = descendInto(
-        fs,
-        // Without links on the way, the real path is the path: keep one string for both.
-        { path: child, real: realPath === path ? child : joinPath(realPath, name), kind },
-        realPath,
-        depth,
-        { followSymlinks, maxDepth, visitedReal },
-        report,
-      );
-      if (childReal === undefined) continue;
-      visit(child, childReal, depth + 1);
-      if (stopped) break;
-    }
-  };
 
   // With a previous scan, most of the work is one status per known skill file: ask for them
   // all at once, so that the file system can spread the batch over threads.
@@ -282,12 +153,55 @@ export function scanSource(
       prefetched.set(records[index] as SkillRecord, statuses[index]);
   }
 
-  const realRoot = fs.realPath(source.root);
-
-  if (realRoot !== undefined) {
-    visitedReal.add(realRoot);
-    visit(source.root, realRoot, 0);
-  }
+  walkSkillTree(
+    fs,
+    source.root,
+    {
+      skill: (found) => {
+        readCount += 1;
+        skills.set(
+          found.directory,
+          readSkillRecord(
+            fs,
+            found.directory,
+            found.realDirectory,
+            { name: found.skillFileName, kind: found.skillFileKind },
+            options.limits,
+          ),
+        );
+      },
+      diagnostic: (diagnostic) => diagnostics.push(diagnostic),
+      // A known skill directory is current when its skill file is: one status call, no listing.
+      knownSkill: (directory, realDirectory) => {
+        const earlier = previous?.skills.get(directory);
+        if (earlier === undefined || earlier.realDirectory !== realDirectory) return false;
+        const current =
+          prefetched?.has(earlier) === true
+            ? prefetched.get(earlier)
+            : fs.status(joinPath(directory, earlier.skillFileName), true);
+        if (!sameIdentity(earlier.identity, current)) return false;
+        skills.set(directory, earlier);
+        return true;
+      },
+      // The status is taken before listing, so a change made during the listing is seen next time.
+      list: (directory, skipNames) => {
+        const status = fs.status(directory, true);
+        if (status === undefined || status.kind !== 'directory') return undefined;
+        const identity = identityOf(status);
+        const before = previous?.directories.get(directory);
+        if (before !== undefined && sameIdentity(before.identity, identity)) {
+          directories.set(directory, before);
+          return before;
+        }
+        listCount += 1;
+        const listing = listFolder(fs, directory, skipNames);
+        if ('children' in listing)
+          directories.set(directory, { path: directory, identity, children: listing.children });
+        return listing;
+      },
+    },
+    options,
+  );
   return { source, directories, skills, diagnostics, readCount, listCount };
 }
 

@@ -10,6 +10,7 @@ import { DEFAULT_READ_LIMITS } from '../format/limits.js';
 import type { SkillMetadata } from '../format/load.js';
 import { isAsciiName } from '../format/unicode.js';
 import { baseName, joinPath } from '../paths.js';
+import { WALK_DEFAULTS } from '../skill-files/walker.js';
 import {
   type DiscoveryOptions,
   type FileIdentity,
@@ -297,7 +298,10 @@ export class SkillRegistry {
         if (timer !== undefined) clearTimer(timer);
         timer = setTimer(settle, options.debounceMs ?? 100);
       },
-      { depth: (discovery.maxDepth ?? 6) + 1, followSymlinks: discovery.followSymlinks ?? false },
+      {
+        depth: (discovery.maxDepth ?? WALK_DEFAULTS.maxDepth) + 1,
+        followSymlinks: discovery.followSymlinks ?? WALK_DEFAULTS.followSymlinks,
+      },
     );
     return {
       close: async () => {

@@ -5,7 +5,7 @@ import type { ValidationMode } from '../format/validate-fields.js';
 import { baseName, parentPath } from '../paths.js';
 import { checkSkillDirectory, type SkillCheck } from './check.js';
 import { findSkillFileEntry } from './skill-file.js';
-import { type WalkOptions, walkSkillTree } from './walker.js';
+import { listFolder, type WalkOptions, walkSkillTree } from './walker.js';
 
 export interface ValidatePathsOptions {
   readonly fs: SkillFileSystem;
@@ -57,7 +57,8 @@ function failedPath(
 
 /**
  * Validates every skill found under the given absolute paths. A path may be a skill directory,
- * a SKILL.md file, or a folder holding skill directories at any depth within the walk limits.
+ * a SKILL.md file, or a folder holding skill directories at any depth within the walk limits
+ * (a skill directory's own sub-folders are its resources: no skill is searched for in them).
  */
 export function validateSkillPaths(
   paths: readonly string[],
@@ -116,13 +117,8 @@ export function validateSkillPaths(
       );
       continue;
     }
-    const listing = fs.listDirectory(path);
-    if (!listing.ok) {
-      unreadablePaths = true;
-      record(failedPath(path, 'PATH_UNREADABLE', `Directory cannot be listed: ${listing.message}`));
-      continue;
-    }
     let found = 0;
+    let rootUnreadable: string | undefined;
     walkSkillTree(
       fs,
       path,
@@ -132,9 +128,21 @@ export function validateSkillPaths(
           record(checkSkillDirectory(fs, skill, checkOptions));
         },
         diagnostic: (diagnostic) => diagnostics.push(diagnostic),
+        list: (directory, skipNames) => {
+          const listing = listFolder(fs, directory, skipNames);
+          // The PATH itself cannot be read: that is the path's verdict, not a finding of the walk.
+          if (directory !== path || !('problem' in listing)) return listing;
+          rootUnreadable = listing.problem;
+          return undefined;
+        },
       },
       options.walk,
     );
+    if (rootUnreadable !== undefined) {
+      unreadablePaths = true;
+      record(failedPath(path, 'PATH_UNREADABLE', `Directory cannot be listed: ${rootUnreadable}`));
+      continue;
+    }
     if (found === 0) {
       record(
         failedPath(

@@ -4,23 +4,33 @@ import { createDiagnostic, type Diagnostic } from '../diagnostics.js';
 import { isWithinPath, joinPath } from '../paths.js';
 import { findSkillFileEntry } from './skill-file.js';
 
-export interface WalkOptions {
-  /** How many directory levels below the root are searched (default 8). */
-  readonly maxDepth?: number;
-  /** Most directories listed per root (default 100,000). */
-  readonly maxDirectories?: number;
+/** The limits of a search for skills below a root. */
+export interface WalkLimits {
+  /** How many folder levels below the root are searched. */
+  readonly maxDepth: number;
+  /** Most folders searched per root; skill directories do not count (they are not searched). */
+  readonly maxDirectories: number;
+  /** Most skills found per root. */
+  readonly maxSkills: number;
   /**
-   * Follow symbolically linked directories, never into a loop (default false: a link can lead
-   * anywhere, so a skipped link is reported instead).
+   * Follow symbolically linked directories, never into a loop. Off by default: a link can lead
+   * anywhere, so a skipped link is reported instead.
    */
-  readonly followSymlinks?: boolean;
-  /** Directory names never entered (default `.git` and `node_modules`). */
-  readonly skipNames?: ReadonlySet<string>;
+  readonly followSymlinks: boolean;
+  /** Folder names never entered. */
+  readonly skipNames: ReadonlySet<string>;
 }
 
-export const DEFAULT_WALK_OPTIONS = Object.freeze({
-  maxDepth: 8,
-  maxDirectories: 100_000,
+export type WalkOptions = Partial<WalkLimits>;
+
+/**
+ * The one table of walk limits, the library's defaults for discovery and validation alike (the
+ * CLI's `validate` passes its own depth and folder limit).
+ */
+export const WALK_DEFAULTS: WalkLimits = Object.freeze({
+  maxDepth: 6,
+  maxDirectories: 2000,
+  maxSkills: 50_000,
   followSymlinks: false,
   skipNames: new Set(['.git', 'node_modules']) as ReadonlySet<string>,
 });
@@ -28,73 +38,84 @@ export const DEFAULT_WALK_OPTIONS = Object.freeze({
 /** A directory that holds an entry named SKILL.md or skill.md, whatever its type. */
 export interface FoundSkill {
   readonly directory: string;
+  /** The directory's real path (links resolved); the same string as `directory` without links. */
+  readonly realDirectory: string;
   readonly skillFileName: string;
   readonly skillFileKind: EntryKind;
-  /**
-   * Tells whether a path relative to the skill directory exists, from the listings taken during
-   * the walk; undefined when the walk did not list that folder.
-   */
-  readonly listed: (relativePath: string) => boolean | undefined;
 }
 
+/**
+ * What listing a folder tells the walker: it is a skill directory (a leaf: its sub-folders are
+ * the skill's resources, never searched for more skills), or a folder whose child folders (skip
+ * names left out, sorted by name) are searched, or it could not be listed.
+ */
+export type FolderListing =
+  | { readonly skillFile: DirectoryEntry }
+  | { readonly children: readonly DirectoryEntry[] }
+  | { readonly problem: string };
+
 export interface WalkVisitor {
-  /** Called after a skill directory and everything below it has been listed. */
+  /** Called for every skill directory found, in sorted order. */
   skill(found: FoundSkill): void;
   /** Called for findings about the tree itself (limits, loops, unreadable folders). */
   diagnostic(diagnostic: Diagnostic): void;
+  /**
+   * Reuse, for a caller that remembers an earlier walk (discovery): true when `directory` is a
+   * skill directory it already knows and that is unchanged. The walker counts it as found and
+   * goes on, neither listing it nor calling `skill`.
+   */
+  knownSkill?(directory: string, realDirectory: string): boolean;
+  /**
+   * Lists a folder in the walker's place (discovery reuses a listing whose folder is unchanged);
+   * undefined skips the folder without a word. Default: `listFolder`.
+   */
+  list?(directory: string, skipNames: ReadonlySet<string>): FolderListing | undefined;
 }
 
-interface SkillFrame {
-  readonly directory: string;
-  readonly skillFileName: string;
-  readonly skillFileKind: EntryKind;
-  readonly listings: Map<string, Set<string>>;
-}
+/** Reports a walk problem: code, message, path, and whether to report the code only once. */
+export type WalkReport = (code: Code, message: string, path: string, once: boolean) => void;
 
 function byName(a: DirectoryEntry, b: DirectoryEntry): number {
   return a.name < b.name ? -1 : a.name > b.name ? 1 : 0;
 }
 
-function makeListed(frame: SkillFrame): (relativePath: string) => boolean | undefined {
-  return (relativePath) => {
-    const slash = relativePath.lastIndexOf('/');
-    const folder = slash === -1 ? '' : relativePath.slice(0, slash);
-    const name = slash === -1 ? relativePath : relativePath.slice(slash + 1);
-    const listing = frame.listings.get(folder);
-    return listing === undefined ? undefined : listing.has(name);
-  };
+/** Lists a folder for the walker: its skill file if it has one, else its child folders. */
+export function listFolder(
+  fs: SkillFileSystem,
+  directory: string,
+  skipNames: ReadonlySet<string>,
+): FolderListing {
+  const listing = fs.listDirectory(directory);
+  if (!listing.ok) return { problem: listing.message };
+  const skillFile = findSkillFileEntry(listing.entries);
+  if (skillFile !== undefined) return { skillFile };
+  const children: DirectoryEntry[] = [];
+  for (const entry of listing.entries) {
+    if ((entry.kind === 'directory' || entry.kind === 'symlink') && !skipNames.has(entry.name))
+      children.push(entry);
+  }
+  return { children: children.sort(byName) };
 }
 
 /**
- * Walks a directory tree depth-first in sorted order and reports every skill directory below it
- * (the root included). Bounded in depth and directory count, skips `.git` and `node_modules`,
- * follows linked directories without looping, and reports what it skipped.
+ * The rule for descending into a child folder: a link is followed only when allowed, to a
+ * directory, and never back into what was already searched; nothing deeper than the depth limit.
+ * Returns the child's real path, or undefined to skip it.
  */
-/** Reports a walk problem: code, message, path, and whether to report the code only once. */
-export type WalkReport = (code: Code, message: string, path: string, once: boolean) => void;
-
-/**
- * The one rule for descending into a child folder, shared by the tree walk and discovery: a link
- * is followed only when allowed, to a directory, and never back into what was already searched;
- * nothing deeper than the depth limit. Returns the child's real path, or undefined to skip it.
- */
-export function descendInto(
+function descendInto(
   fs: SkillFileSystem,
   child: { readonly path: string; readonly real: string; readonly kind: EntryKind },
   parentReal: string,
   depth: number,
-  options: {
-    readonly followSymlinks: boolean;
-    readonly maxDepth: number;
-    readonly visitedReal: Set<string>;
-  },
+  limits: WalkLimits,
+  visitedReal: Set<string>,
   report: WalkReport,
 ): string | undefined {
   let real = child.real;
   if (child.kind === 'symlink') {
     const target = fs.status(child.path, true);
     if (target === undefined || target.kind !== 'directory') return undefined;
-    if (!options.followSymlinks) {
+    if (!limits.followSymlinks) {
       report(
         'WALK_SYMLINK_SKIPPED',
         'Linked directory not followed; follow links explicitly to search it',
@@ -105,7 +126,7 @@ export function descendInto(
     }
     const resolved = fs.realPath(child.path);
     if (resolved === undefined) return undefined;
-    if (isWithinPath(resolved, parentReal) || options.visitedReal.has(resolved)) {
+    if (isWithinPath(resolved, parentReal) || visitedReal.has(resolved)) {
       report(
         'WALK_SYMLINK_LOOP',
         'Linked directory leads back into a directory already searched; skipped',
@@ -116,36 +137,49 @@ export function descendInto(
     }
     real = resolved;
   }
-  if (depth + 1 > options.maxDepth) {
+  if (depth + 1 > limits.maxDepth) {
     report(
       'WALK_DEPTH_LIMIT',
-      `Directories deeper than ${options.maxDepth} levels were not searched`,
+      `Directories deeper than ${limits.maxDepth} levels were not searched`,
       child.path,
       true,
     );
     return undefined;
   }
-  options.visitedReal.add(real);
+  visitedReal.add(real);
   return real;
 }
 
+/**
+ * The one walker: searches a tree depth-first in sorted order for skill directories (the root
+ * included). A skill directory is a leaf. Bounded in depth, folders and skills; skips the skip
+ * names; follows linked directories only when asked and never into a loop; reports what it
+ * skipped. Discovery plugs its reuse of an earlier scan in through `knownSkill` and `list`.
+ */
 export function walkSkillTree(
   fs: SkillFileSystem,
   root: string,
   visitor: WalkVisitor,
   options: WalkOptions = {},
-): { directories: number } {
-  const maxDepth = options.maxDepth ?? DEFAULT_WALK_OPTIONS.maxDepth;
-  const maxDirectories = options.maxDirectories ?? DEFAULT_WALK_OPTIONS.maxDirectories;
-  const followSymlinks = options.followSymlinks ?? DEFAULT_WALK_OPTIONS.followSymlinks;
-  const skipNames = options.skipNames ?? DEFAULT_WALK_OPTIONS.skipNames;
-  const frames: SkillFrame[] = [];
+): { readonly skills: number; readonly directories: number } {
+  const limits: WalkLimits = {
+    maxDepth: options.maxDepth ?? WALK_DEFAULTS.maxDepth,
+    maxDirectories: options.maxDirectories ?? WALK_DEFAULTS.maxDirectories,
+    maxSkills: options.maxSkills ?? WALK_DEFAULTS.maxSkills,
+    followSymlinks: options.followSymlinks ?? WALK_DEFAULTS.followSymlinks,
+    skipNames: options.skipNames ?? WALK_DEFAULTS.skipNames,
+  };
+  const list =
+    visitor.list === undefined
+      ? (directory: string) => listFolder(fs, directory, limits.skipNames)
+      : (directory: string) => visitor.list?.(directory, limits.skipNames);
   const visitedReal = new Set<string>();
   const reported = new Set<Code>();
+  let skills = 0;
   let directories = 0;
   let stopped = false;
 
-  const report = (code: Code, message: string, path: string, once: boolean): void => {
+  const report: WalkReport = (code, message, path, once) => {
     if (once) {
       if (reported.has(code)) return;
       reported.add(code);
@@ -154,77 +188,69 @@ export function walkSkillTree(
   };
 
   const visit = (directory: string, realDirectory: string, depth: number): void => {
-    if (stopped) return;
-    directories += 1;
-    if (directories > maxDirectories) {
+    if (skills >= limits.maxSkills) {
       stopped = true;
       report(
-        'WALK_DIRECTORY_LIMIT',
-        `Stopped after listing ${maxDirectories} directories; skills further on were not searched`,
+        'WALK_SKILL_LIMIT',
+        `Stopped after finding ${limits.maxSkills} skills`,
         directory,
         true,
       );
       return;
     }
-    const listing = fs.listDirectory(directory);
-    if (!listing.ok) {
+    if (visitor.knownSkill?.(directory, realDirectory) === true) {
+      skills += 1;
+      return;
+    }
+    const listing = list(directory);
+    if (listing === undefined) return;
+    if ('problem' in listing) {
       report(
         'WALK_UNREADABLE_DIRECTORY',
-        `Directory skipped: ${listing.message}`,
+        `Directory skipped: ${listing.problem}`,
         directory,
         false,
       );
       return;
     }
-    const entries = [...listing.entries].sort(byName);
-    const skillEntry = findSkillFileEntry(entries);
-    if (skillEntry !== undefined) {
-      frames.push({
+    if ('skillFile' in listing) {
+      skills += 1;
+      const { name, kind } = listing.skillFile;
+      visitor.skill({ directory, realDirectory, skillFileName: name, skillFileKind: kind });
+      return;
+    }
+    directories += 1;
+    if (directories > limits.maxDirectories) {
+      stopped = true;
+      report(
+        'WALK_DIRECTORY_LIMIT',
+        `Stopped after searching ${limits.maxDirectories} folders; skills further on were not found`,
         directory,
-        skillFileName: skillEntry.name,
-        skillFileKind: skillEntry.kind,
-        listings: new Map(),
-      });
+        true,
+      );
+      return;
     }
-    if (frames.length > 0) {
-      const names = new Set<string>();
-      for (const entry of entries) names.add(entry.name);
-      for (const frame of frames) {
-        const folder =
-          directory === frame.directory ? '' : directory.slice(frame.directory.length + 1);
-        frame.listings.set(folder, names);
-      }
-    }
-    for (const entry of entries) {
-      if (entry.name === 'SKILL.md' || entry.name === 'skill.md') continue;
-      if (entry.kind !== 'directory' && entry.kind !== 'symlink') continue;
-      if (skipNames.has(entry.name)) continue;
-      const child = joinPath(directory, entry.name);
+    for (const { name, kind } of listing.children) {
+      const path = joinPath(directory, name);
+      // Without links on the way, the real path is the path: keep one string for both.
+      const real = realDirectory === directory ? path : joinPath(realDirectory, name);
       const childReal = descendInto(
         fs,
-        { path: child, real: joinPath(realDirectory, entry.name), kind: entry.kind },
+        { path, real, kind },
         realDirectory,
         depth,
-        { followSymlinks, maxDepth, visitedReal },
+        limits,
+        visitedReal,
         report,
       );
       if (childReal === undefined) continue;
-      visit(child, childReal, depth + 1);
+      visit(path, childReal, depth + 1);
       if (stopped) break;
-    }
-    if (skillEntry !== undefined) {
-      const frame = frames.pop() as SkillFrame;
-      visitor.skill({
-        directory: frame.directory,
-        skillFileName: frame.skillFileName,
-        skillFileKind: frame.skillFileKind,
-        listed: makeListed(frame),
-      });
     }
   };
 
   const realRoot = fs.realPath(root) ?? root;
   visitedReal.add(realRoot);
   visit(root, realRoot, 0);
-  return { directories };
+  return { skills, directories };
 }

@@ -15,6 +15,21 @@ describe('skillhost validate', () => {
     expect(run.stdout).toBe('Checked 2 skills: all valid\n');
   });
 
+  it('does not search inside a skill directory: a SKILL.md in its sub-folders is no skill', async () => {
+    const root = tempDir();
+    writeSkill(root, 'outer', { 'references/guide.md': '# Guide' });
+    // Invalid on purpose: were it searched for, validation would fail.
+    writeTree(root, { 'outer/examples/Inner/SKILL.md': skillText('name: Inner\ndescription: d') });
+    const run = await runCli(['validate', '--json', root]);
+    expect(run.code).toBe(0);
+    const document = JSON.parse(run.stdout);
+    expect(document.results.map((result: { path: string }) => result.path)).toEqual([
+      join(root, 'outer'),
+    ]);
+    // Named directly, the inner folder is validated like any skill.
+    expect((await runCli(['validate', join(root, 'outer/examples/Inner')])).code).toBe(1);
+  });
+
   it('prints compiler-style diagnostics with an excerpt and a caret, and exits 1', async () => {
     const root = tempDir();
     writeTree(root, { 'demo/SKILL.md': skillText('name: Demo\ndescription: Does it.') });

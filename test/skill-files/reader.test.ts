@@ -170,9 +170,10 @@ describe('one reader for validation, loading and discovery', () => {
     for (const name of ['unclosed', 'huge-frontmatter']) {
       for (const level of ['metadata', 'full'] as const) {
         const result = readSkillDirectory(fs, join(root, name), { level });
-        expect(result.diagnostics.map((d) => [d.code, d.message]), `${name} ${level}`).toEqual([
-          ['FRONTMATTER_TOO_LARGE', 'No closing --- line within the first 65536 bytes'],
-        ]);
+        expect(
+          result.diagnostics.map((d) => [d.code, d.message]),
+          `${name} ${level}`,
+        ).toEqual([['FRONTMATTER_TOO_LARGE', 'No closing --- line within the first 65536 bytes']]);
       }
     }
   });
