@@ -191,12 +191,13 @@ export {
 export {
   type DirectoryRecord,
   type DiscoveryOptions,
-  type FileIdentity,
   readSkillRecord,
+  type ScanContext,
   type SkillRecord,
   type SourceScan,
   scanSource,
 } from './registry/discover.js';
+export type { FileIdentity } from './registry/identity.js';
 export { nameSkeleton } from './registry/names.js';
 export {
   type RegistryChanges,
@@ -217,6 +218,7 @@ export {
   type Trust,
   USER_SKILL_FOLDERS,
 } from './registry/sources.js';
+export { StringTable } from './registry/strings.js';
 export {
   type AgentBase,
   type AgentDefinition,

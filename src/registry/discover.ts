@@ -4,17 +4,15 @@ import type { ReadLimits } from '../format/limits.js';
 import { type SkillMetadata, toSkillMetadata } from '../format/load.js';
 import { joinPath } from '../paths.js';
 import { readSkillFile } from '../skill-files/reader.js';
-import { listFolder, type WalkOptions, walkSkillTree } from '../skill-files/walker.js';
+import {
+  type FoundSkill,
+  listFolder,
+  type WalkOptions,
+  walkSkillTree,
+} from '../skill-files/walker.js';
+import { type FileIdentity, identityOf, sameIdentity } from './identity.js';
 import type { SkillSource } from './sources.js';
-
-/** What identifies a file's version: any change to it changes one of these. */
-export interface FileIdentity {
-  readonly device: number;
-  readonly inode: number;
-  readonly size: number;
-  readonly mtimeMs: number;
-  readonly ctimeMs: number;
-}
+import { StringTable } from './strings.js';
 
 /**
  * A folder searched for skills (not itself a skill), as last listed: its identity tells whether
@@ -60,58 +58,43 @@ export interface DiscoveryOptions extends WalkOptions {
   readonly limits?: Partial<ReadLimits>;
 }
 
-export function identityOf(status: FileStatus): FileIdentity {
-  return {
-    device: status.device,
-    inode: status.inode,
-    size: status.size,
-    mtimeMs: status.mtimeMs,
-    ctimeMs: status.ctimeMs,
-  };
-}
-
-export function sameIdentity(
-  a: FileIdentity | undefined,
-  b: FileStatus | FileIdentity | undefined,
-): boolean {
-  return (
-    a !== undefined &&
-    b !== undefined &&
-    a.inode === b.inode &&
-    a.device === b.device &&
-    a.size === b.size &&
-    a.mtimeMs === b.mtimeMs &&
-    a.ctimeMs === b.ctimeMs
-  );
-}
-
 /**
  * Reads a skill at the metadata level, leniently (the reader): only the head of its SKILL.md,
  * the body is never decoded or kept. The record holds the compact metadata and the diagnostics.
  */
 export function readSkillRecord(
   fs: SkillFileSystem,
-  directory: string,
-  realDirectory: string,
-  skillFile: { readonly name: string; readonly kind: EntryKind },
-  limits: Partial<ReadLimits> | undefined,
+  found: FoundSkill,
+  context: { readonly limits?: Partial<ReadLimits>; readonly strings: StringTable },
 ): SkillRecord {
-  const reading = readSkillFile(
-    fs,
-    { directory, skillFileName: skillFile.name, skillFileKind: skillFile.kind },
-    { level: 'metadata', mode: 'lenient', ...(limits === undefined ? {} : { limits }) },
-  );
+  const reading = readSkillFile(fs, found, {
+    level: 'metadata',
+    mode: 'lenient',
+    ...(context.limits === undefined ? {} : { limits: context.limits }),
+  });
   const { parsed, status } = reading;
   return {
-    directory,
-    realDirectory,
-    skillFileName: skillFile.name,
+    directory: found.directory,
+    realDirectory: found.realDirectory,
+    skillFileName: context.strings.intern(found.skillFileName),
     identity: status === undefined ? undefined : identityOf(status),
     links: status === undefined ? 0 : status.links,
     metadata:
-      parsed === undefined || !reading.valid ? undefined : compactMetadata(toSkillMetadata(parsed)),
+      parsed === undefined || !reading.valid
+        ? undefined
+        : context.strings.compactMetadata(toSkillMetadata(parsed)),
     diagnostics: reading.diagnostics.length === 0 ? noDiagnostics : reading.diagnostics,
   };
+}
+
+/** What a scan may reuse and share. */
+export interface ScanContext {
+  /** The previous scan of the same source (from memory or the index cache). */
+  readonly previous?: SourceScan;
+  /** Ask for the status of every known skill file in one batch (default true; worth it for a long-lived registry). */
+  readonly batchStatus?: boolean;
+  /** Where recurring strings are kept once (a registry passes its own); default: a new table. */
+  readonly strings?: StringTable;
 }
 
 /**
@@ -124,10 +107,10 @@ export function scanSource(
   fs: SkillFileSystem,
   source: SkillSource,
   options: DiscoveryOptions = {},
-  previous?: SourceScan,
-  /** Ask for the status of every known skill file in one batch (worth it for a long-lived registry). */
-  batchStatus = true,
+  context: ScanContext = {},
 ): SourceScan {
+  const { previous } = context;
+  const strings = context.strings ?? new StringTable();
   const directories = new Map<string, DirectoryRecord>();
   const skills = new Map<string, SkillRecord>();
   const diagnostics: Diagnostic[] = [];
@@ -138,7 +121,7 @@ export function scanSource(
   // all at once, so that the file system can spread the batch over threads.
   let prefetched: Map<SkillRecord, FileStatus | undefined> | undefined;
   if (
-    batchStatus &&
+    context.batchStatus !== false &&
     previous !== undefined &&
     fs.statusMany !== undefined &&
     previous.skills.size > 0
@@ -159,15 +142,10 @@ export function scanSource(
     {
       skill: (found) => {
         readCount += 1;
+        const limits = options.limits;
         skills.set(
           found.directory,
-          readSkillRecord(
-            fs,
-            found.directory,
-            found.realDirectory,
-            { name: found.skillFileName, kind: found.skillFileKind },
-            options.limits,
-          ),
+          readSkillRecord(fs, found, limits === undefined ? { strings } : { limits, strings }),
         );
       },
       diagnostic: (diagnostic) => diagnostics.push(diagnostic),
@@ -205,52 +183,5 @@ export function scanSource(
   return { source, directories, skills, diagnostics, readCount, listCount };
 }
 
+/** The diagnostics of a record without any: one shared empty list, not one per record. */
 export const noDiagnostics: readonly Diagnostic[] = Object.freeze([]);
-const noMetadata: Readonly<Record<string, string>> = Object.freeze(Object.create(null));
-
-/**
- * Short strings that recur across skills (licences, metadata keys and common values, file
- * names) are kept once: a registry of ten thousand skills holds one "Apache-2.0", not ten
- * thousand. The table is bounded, so hostile input cannot grow it without limit.
- */
-const interned = new Map<string, string>();
-const internedMaps = new Map<string, Readonly<Record<string, string>>>();
-
-const MAX_INTERNED = 20_000;
-
-export function intern(value: string): string {
-  if (value.length > 64) return value;
-  const known = interned.get(value);
-  if (known !== undefined) return known;
-  if (interned.size < MAX_INTERNED) interned.set(value, value);
-  return value;
-}
-
-export function compactMetadata(metadata: SkillMetadata | undefined): SkillMetadata | undefined {
-  if (metadata === undefined) return undefined;
-  const keys = Object.keys(metadata.metadata);
-  let entries = noMetadata;
-  if (keys.length > 0) {
-    // Skills of one collection often carry the same metadata: equal maps are kept once.
-    const signature = JSON.stringify(keys.map((key) => [key, metadata.metadata[key]]));
-    const known = signature.length <= 512 ? internedMaps.get(signature) : undefined;
-    if (known !== undefined) entries = known;
-    else {
-      const compact: Record<string, string> = Object.create(null);
-      for (const key of keys) compact[intern(key)] = intern(metadata.metadata[key] as string);
-      entries = Object.freeze(compact);
-      if (signature.length <= 512 && internedMaps.size < MAX_INTERNED)
-        internedMaps.set(signature, entries);
-    }
-  }
-  return {
-    name: metadata.name,
-    description: metadata.description,
-    ...(metadata.license === undefined ? {} : { license: intern(metadata.license) }),
-    ...(metadata.compatibility === undefined
-      ? {}
-      : { compatibility: intern(metadata.compatibility) }),
-    ...(metadata.allowedTools === undefined ? {} : { allowedTools: intern(metadata.allowedTools) }),
-    metadata: entries,
-  };
-}

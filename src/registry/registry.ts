@@ -13,15 +13,15 @@ import { baseName, joinPath } from '../paths.js';
 import { WALK_DEFAULTS } from '../skill-files/walker.js';
 import {
   type DiscoveryOptions,
-  type FileIdentity,
   type SkillRecord,
   type SourceScan,
-  sameIdentity,
   scanSource,
 } from './discover.js';
+import { type FileIdentity, sameIdentity } from './identity.js';
 import { decodeScan, encodeScan, indexKey } from './index-cache.js';
 import { nameSkeleton } from './names.js';
 import { DEFAULT_PRECEDENCE, type SkillSource, type SourceKind } from './sources.js';
+import { StringTable } from './strings.js';
 
 /**
  * `active`: usable and the winner for its name. `shadowed`: usable, but a copy with higher
@@ -183,6 +183,8 @@ export class SkillRegistry {
   #foreignNames = false;
   #stats: RegistryStats = { read: 0, reused: 0, cachedSources: 0 };
   readonly #hashes = new Map<string, { identity: FileIdentity; hash: string | undefined }>();
+  /** Recurring strings of this registry's records, kept once. */
+  readonly #strings = new StringTable();
 
   private constructor(options: RegistryOptions) {
     this.#options = options;
@@ -374,19 +376,17 @@ export class SkillRegistry {
       let before = previous.get(source.id);
       if (before === undefined && useCache && cache !== undefined) {
         const text = cache.load(key);
-        before = text === undefined ? undefined : decodeScan(text, source, key);
+        before = text === undefined ? undefined : decodeScan(text, source, key, this.#strings);
         if (before !== undefined) cachedSources += 1;
       }
       // A batch over a helper thread pays off for a registry that lives on and refreshes; a
       // one-shot start from the index cache is better off without the thread's memory.
       const fromMemory = previous.has(source.id);
-      const scan = scanSource(
-        fs,
-        source,
-        discovery,
-        before,
-        fromMemory || this.#options.keepScans !== false,
-      );
+      const scan = scanSource(fs, source, discovery, {
+        ...(before === undefined ? {} : { previous: before }),
+        batchStatus: fromMemory || this.#options.keepScans !== false,
+        strings: this.#strings,
+      });
 
       read += scan.readCount;
       reused += scan.skills.size - scan.readCount;

@@ -5,6 +5,7 @@ import type { ReadWithinOptions, SkillFileSystem } from '../../src/deps.js';
 import { SkillhostError } from '../../src/errors.js';
 import { createNodeFileSystem } from '../../src/node/fs.js';
 import { readSkillRecord } from '../../src/registry/discover.js';
+import { StringTable } from '../../src/registry/strings.js';
 import { checkSkillDirectory } from '../../src/skill-files/check.js';
 import { loadSkillDirectory, readSkillDirectory } from '../../src/skill-files/load.js';
 import { skillText, tempDir, writeSkill, writeTree } from '../helpers/temp.js';
@@ -137,10 +138,8 @@ describe('one reader for validation, loading and discovery', () => {
         list.map((d) => `${d.code}:${d.severity}:${d.line}`);
       const discovered = readSkillRecord(
         fs,
-        directory,
-        directory,
-        { name: skillFileName, kind: 'file' },
-        undefined,
+        { directory, realDirectory: directory, skillFileName, skillFileKind: 'file' },
+        { strings: new StringTable() },
       ).diagnostics;
       const metadata = readSkillDirectory(fs, directory, { level: 'metadata' }).diagnostics;
       const full = readSkillDirectory(fs, directory, { level: 'full' }).diagnostics;
