@@ -204,6 +204,7 @@ export {
   type RegistryEntry,
   type RegistryOptions,
   type RegistryStats,
+  type RegistryWatchOptions,
   SkillRegistry,
   type SkillStatus,
 } from './registry/registry.js';
