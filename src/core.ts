@@ -6,6 +6,7 @@
 
 export {
   type AgentManifest,
+  type AgentManifestOptions,
   type AgentModels,
   isValidAgentName,
   type ParsedAgentManifest,
@@ -159,7 +160,7 @@ export { type DecodedText, decodeSkillText, LineIndex, type Position } from './f
 export { codePointLength, countInvisible, pythonStrip, removeInvisible } from './format/unicode.js';
 export { type ValidateOptions, validateSkill } from './format/validate.js';
 export type { ValidationMode } from './format/validate-fields.js';
-export { registerYamlEngine, registerYamlLoader, type YamlEngine } from './format/yaml-engine.js';
+export type { YamlEngine, YamlSource } from './format/yaml-engine.js';
 export type { FieldLocation, FrontmatterMap, FrontmatterValue } from './format/yaml-types.js';
 export {
   type GrantProblem,
@@ -229,6 +230,7 @@ export {
   type LoadedAgent,
   listAgents,
   loadAgent,
+  type ReadAgentOptions,
   readAgent,
 } from './runtime/agents.js';
 export {

@@ -29,7 +29,7 @@ function importsOf(file: string, text = readFileSync(file, 'utf8')): string[] {
 function layerOf(file: string): string {
   const path = relative(src, file);
   const [first] = path.split('/');
-  if (path === 'index.ts' || path === 'core.ts') return 'root';
+  if (path === 'index.ts' || path === 'core.ts' || path === 'internal.ts') return 'root';
   return path.includes('/') ? (first as string) : 'base';
 }
 
@@ -128,7 +128,11 @@ function layerViolations(sources: readonly Source[]): string[] {
       if ((layer === 'cli' || layer === 'adapters') && !publicEntry && !binDeps) {
         violations.push(`${rel}: must use the public API, not ${relative(root, target)}`);
       }
-      if (layer === 'node' && targetLayer === 'root' && relative(root, target) !== 'src/core.ts') {
+      if (
+        layer === 'node' &&
+        targetLayer === 'root' &&
+        !['src/core.ts', 'src/internal.ts'].includes(relative(root, target))
+      ) {
         violations.push(`${rel}: must use the public API, not ${relative(root, target)}`);
       }
     }
@@ -203,6 +207,27 @@ describe('architecture', () => {
     visit(join(dist, 'index.js'));
     expect(reached.filter(isNodeBuiltin)).toEqual([]);
     expect(seen.size).toBeGreaterThan(10);
+  });
+
+  it('gives skillhost/node the YAML library only through its lazy loader', () => {
+    const dist = join(root, 'dist');
+    const packagesReached = (entry: string): string[] => {
+      const seen = new Set<string>();
+      const packages: string[] = [];
+      const visit = (file: string): void => {
+        if (seen.has(file)) return;
+        seen.add(file);
+        const text = readFileSync(file, 'utf8').replace(/import\(\s*['"][^'"]+['"]\s*\)/g, '');
+        for (const specifier of importsOf(file, text)) {
+          if (specifier.startsWith('.')) visit(resolve(dirname(file), specifier));
+          else packages.push(specifier);
+        }
+      };
+      visit(join(dist, entry));
+      return packages;
+    };
+    expect(packagesReached('node/index.js')).not.toContain('yaml');
+    expect(packagesReached('index.js')).toContain('yaml');
   });
 
   it('keeps the bin light: --help and --version load neither the core nor yaml', () => {

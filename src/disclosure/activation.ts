@@ -195,10 +195,12 @@ export class SkillSession {
       );
     }
     const { fs } = this.#options;
+    const yaml = this.#registry.yaml;
     const fresh = readSkillDirectory(fs, entry.directory, {
       level: 'full',
       mode: 'lenient',
       ...(this.#options.limits === undefined ? {} : { limits: this.#options.limits }),
+      ...(yaml === undefined ? {} : { yaml }),
     });
     if (fresh.skill === undefined || fresh.skill.metadata.name !== entry.name) {
       throw new SkillhostError(

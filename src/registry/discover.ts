@@ -2,6 +2,7 @@ import type { EntryKind, FileStatus, SkillFileSystem } from '../deps.js';
 import type { Diagnostic } from '../diagnostics.js';
 import type { ReadLimits } from '../format/limits.js';
 import { type SkillMetadata, toSkillMetadata } from '../format/load.js';
+import type { YamlSource } from '../format/yaml-engine.js';
 import { joinPath } from '../paths.js';
 import { readSkillFile } from '../skill-files/reader.js';
 import {
@@ -65,12 +66,17 @@ export interface DiscoveryOptions extends WalkOptions {
 export function readSkillRecord(
   fs: SkillFileSystem,
   found: FoundSkill,
-  context: { readonly limits?: Partial<ReadLimits>; readonly strings: StringTable },
+  context: {
+    readonly limits?: Partial<ReadLimits>;
+    readonly yaml?: YamlSource;
+    readonly strings: StringTable;
+  },
 ): SkillRecord {
   const reading = readSkillFile(fs, found, {
     level: 'metadata',
     mode: 'lenient',
     ...(context.limits === undefined ? {} : { limits: context.limits }),
+    ...(context.yaml === undefined ? {} : { yaml: context.yaml }),
   });
   const { parsed, status } = reading;
   return {
@@ -95,6 +101,8 @@ export interface ScanContext {
   readonly batchStatus?: boolean;
   /** Where recurring strings are kept once (a registry passes its own); default: a new table. */
   readonly strings?: StringTable;
+  /** The YAML library or its loader, for a frontmatter the fast scanner cannot read. */
+  readonly yaml?: YamlSource;
 }
 
 /**
@@ -111,6 +119,11 @@ export function scanSource(
 ): SourceScan {
   const { previous } = context;
   const strings = context.strings ?? new StringTable();
+  const recordContext = {
+    strings,
+    ...(options.limits === undefined ? {} : { limits: options.limits }),
+    ...(context.yaml === undefined ? {} : { yaml: context.yaml }),
+  };
   const directories = new Map<string, DirectoryRecord>();
   const skills = new Map<string, SkillRecord>();
   const diagnostics: Diagnostic[] = [];
@@ -142,11 +155,7 @@ export function scanSource(
     {
       skill: (found) => {
         readCount += 1;
-        const limits = options.limits;
-        skills.set(
-          found.directory,
-          readSkillRecord(fs, found, limits === undefined ? { strings } : { limits, strings }),
-        );
+        skills.set(found.directory, readSkillRecord(fs, found, recordContext));
       },
       diagnostic: (diagnostic) => diagnostics.push(diagnostic),
       // A known skill directory is current when its skill file is: one status call, no listing.

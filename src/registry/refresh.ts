@@ -1,5 +1,6 @@
 import type { CacheStore, SkillFileSystem } from '../deps.js';
 import { isAsciiName } from '../format/unicode.js';
+import type { YamlSource } from '../format/yaml-engine.js';
 import {
   type DiscoveryOptions,
   type SkillRecord,
@@ -71,6 +72,7 @@ export interface RescanInputs {
   readonly cache?: CacheStore;
   /** Ask for the statuses of known skill files in one batch even on a start from the cache. */
   readonly batchFromCache: boolean;
+  readonly yaml?: YamlSource;
 }
 
 /**
@@ -101,6 +103,7 @@ export function rescanSources(previous: readonly SourceScan[], inputs: RescanInp
       ...(earlier === undefined ? {} : { previous: earlier }),
       batchStatus: fromMemory || inputs.batchFromCache,
       strings,
+      ...(inputs.yaml === undefined ? {} : { yaml: inputs.yaml }),
     });
     read += scan.readCount;
     reused += scan.skills.size - scan.readCount;

@@ -6,6 +6,7 @@ import type {
   WatchHandle,
 } from '../deps.js';
 import type { Diagnostic } from '../diagnostics.js';
+import type { YamlSource } from '../format/yaml-engine.js';
 import { ContentHashes } from './content-hash.js';
 import type { DiscoveryOptions, SourceScan } from './discover.js';
 import {
@@ -49,6 +50,11 @@ export interface RegistryOptions {
    * A one-shot caller saves memory with false; its `refresh` then scans everything again.
    */
   readonly keepScans?: boolean;
+  /**
+   * The YAML library, or a function that loads it, for a frontmatter the fast scanner cannot
+   * read; without it such a skill is skipped with YAML_LIBRARY_MISSING. The public entries pass it.
+   */
+  readonly yaml?: YamlSource;
 }
 
 function* candidatesOf(scans: readonly SourceScan[]): Generator<Candidate> {
@@ -90,7 +96,8 @@ export class SkillRegistry {
 
   /** Discovers the skills of every source (using the index cache when given). */
   static open(options: RegistryOptions): SkillRegistry {
-    const registry = new SkillRegistry(options);
+    // `this`, so that a subclass (an entry's registry with its YAML library bound) opens its own.
+    const registry = new this(options);
     registry.#update(true);
     return registry;
   }
@@ -111,6 +118,11 @@ export class SkillRegistry {
 
   get stats(): RegistryStats {
     return this.#stats;
+  }
+
+  /** The YAML library (or its loader) this registry reads with; activation re-reads with it. */
+  get yaml(): YamlSource | undefined {
+    return this.#options.yaml;
   }
 
   /** The skills offered to a model: one per name, sorted by name. */
@@ -193,6 +205,7 @@ export class SkillRegistry {
       version: this.#options.version ?? 'dev',
       ...(useCache && cache !== undefined ? { cache } : {}),
       batchFromCache: keepScans !== false,
+      ...(this.#options.yaml === undefined ? {} : { yaml: this.#options.yaml }),
     });
     this.#scans = rescan.scans;
     this.#stats = rescan.stats;

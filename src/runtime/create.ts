@@ -6,6 +6,7 @@ import type {
   ScriptRunner,
   SkillFileSystem,
 } from '../deps.js';
+import type { YamlSource } from '../format/yaml-engine.js';
 import type { PolicyConfig } from '../policy/engine.js';
 import type { SkillSource } from '../registry/sources.js';
 import {
@@ -28,12 +29,26 @@ export interface SkillRuntimeDeps {
   readonly confirm?: (question: ApprovalQuestion) => Promise<ApprovalAnswer>;
   /** Lasting approvals ("always"), bound to source, skill, content hash and script. */
   readonly approvals?: ApprovalStore;
+  /**
+   * The YAML library, or a function that loads it, for a frontmatter the fast scanner cannot
+   * read (`nodeRuntimeDeps()` gives a loader; the `skillhost` entry, the library itself).
+   */
+  readonly yaml?: YamlSource;
 }
 
 export interface CreateSkillRuntimeOptions
   extends Omit<
     RuntimeOptions,
-    'fs' | 'hash' | 'now' | 'cache' | 'confirm' | 'approvals' | 'scripts' | 'policy' | 'audit'
+    | 'fs'
+    | 'hash'
+    | 'now'
+    | 'cache'
+    | 'confirm'
+    | 'approvals'
+    | 'scripts'
+    | 'policy'
+    | 'audit'
+    | 'yaml'
   > {
   readonly sources: readonly SkillSource[];
   /** The host's tools (the ceiling), deny rules, defaults, narrowing, shadow mode. */
@@ -64,6 +79,7 @@ export function createSkillRuntime(options: CreateSkillRuntimeOptions): SkillRun
     ...(deps.cache === undefined ? {} : { cache: deps.cache }),
     ...(deps.confirm === undefined ? {} : { confirm: deps.confirm }),
     ...(deps.approvals === undefined ? {} : { approvals: deps.approvals }),
+    ...(deps.yaml === undefined ? {} : { yaml: deps.yaml }),
     ...(deps.runner === undefined ? {} : { scripts: { runner: deps.runner, ...scripts } }),
   });
 }

@@ -17,6 +17,7 @@ import {
 } from '../disclosure/resources.js';
 import { type RouteOptions, type RouteResult, SkillRouter } from '../disclosure/router.js';
 import { SkillhostError } from '../errors.js';
+import type { YamlSource } from '../format/yaml-engine.js';
 import { parseAllowedTools } from '../policy/allowed-tools.js';
 import {
   type ActiveSkillGrants,
@@ -83,6 +84,8 @@ export interface RuntimeOptions {
   readonly cache?: CacheStore;
   readonly version?: string;
   readonly keepScans?: boolean;
+  /** The YAML library or its loader, for a frontmatter the fast scanner cannot read. */
+  readonly yaml?: YamlSource;
   /** Runs scripts; without it, scripts cannot run. */
   readonly scripts?: {
     readonly runner: ScriptRunner;
@@ -154,6 +157,7 @@ export class SkillRuntime {
       ...(options.cache === undefined ? {} : { cache: options.cache }),
       ...(options.version === undefined ? {} : { version: options.version }),
       ...(options.keepScans === undefined ? {} : { keepScans: options.keepScans }),
+      ...(options.yaml === undefined ? {} : { yaml: options.yaml }),
     });
     const runtime = new SkillRuntime(options, registry);
     runtime.trail.record({

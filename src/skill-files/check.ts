@@ -4,6 +4,7 @@ import type { ReadLimits } from '../format/limits.js';
 import { type SkillProperties, skillProperties } from '../format/properties.js';
 import { detachString } from '../format/unicode.js';
 import type { ValidationMode } from '../format/validate-fields.js';
+import type { YamlSource } from '../format/yaml-engine.js';
 import { readSkillFile, type SkillFileRef } from './reader.js';
 
 /** The verdict on one skill directory. */
@@ -26,6 +27,8 @@ export interface CheckSkillOptions {
   readonly properties?: boolean;
   /** Check the body's relative links against the file system (default true). */
   readonly checkLinks?: boolean;
+  /** The YAML library or its loader, for a frontmatter the fast scanner cannot read. */
+  readonly yaml?: YamlSource;
 }
 
 /** A skill directory to check: its path and the name (and kind, when known) of its skill file. */
@@ -47,6 +50,7 @@ export function checkSkillDirectory(
     mode: options.mode ?? 'strict',
     ...(options.limits === undefined ? {} : { limits: options.limits }),
     ...(options.checkLinks === undefined ? {} : { checkLinks: options.checkLinks }),
+    ...(options.yaml === undefined ? {} : { yaml: options.yaml }),
   });
   const { parsed, diagnostics } = reading;
   let excerpts = noExcerpts;

@@ -4,6 +4,7 @@ import { SkillhostError } from '../errors.js';
 import type { ReadLimits } from '../format/limits.js';
 import { type LoadedSkill, type LoadLevel, toSkillMetadata } from '../format/load.js';
 import type { ValidationMode } from '../format/validate-fields.js';
+import type { YamlSource } from '../format/yaml-engine.js';
 import { joinPath } from '../paths.js';
 import { readSkillFile } from './reader.js';
 import { findSkillFileEntry } from './skill-file.js';
@@ -14,6 +15,8 @@ export interface ReadSkillOptions {
   /** Lenient by default, as runtime loading should be. */
   readonly mode?: ValidationMode;
   readonly limits?: Partial<ReadLimits>;
+  /** The YAML library or its loader, for a frontmatter the fast scanner cannot read. */
+  readonly yaml?: YamlSource;
 }
 
 export interface ReadSkillResult {
@@ -63,6 +66,7 @@ export function readSkillDirectory(
       level,
       mode: options.mode ?? 'lenient',
       ...(options.limits === undefined ? {} : { limits: options.limits }),
+      ...(options.yaml === undefined ? {} : { yaml: options.yaml }),
     },
   );
   const { file, parsed, diagnostics } = reading;

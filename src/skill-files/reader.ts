@@ -12,6 +12,7 @@ import type { LoadLevel } from '../format/load.js';
 import { type ParsedSkill, parseSkill } from '../format/parse.js';
 import { decodeSkillText } from '../format/text.js';
 import { checkFrontmatterFields, type ValidationMode } from '../format/validate-fields.js';
+import type { YamlSource } from '../format/yaml-engine.js';
 import { baseName, joinPath } from '../paths.js';
 import { checkAllowedTools } from './grant-checks.js';
 import { headBytes, lowercaseSkillFileWarning, SKILL_FILE_READ_CODES } from './skill-file.js';
@@ -32,6 +33,8 @@ export interface ReadSkillFileOptions {
   readonly limits?: Partial<ReadLimits>;
   /** At the full level, check the body's relative links against the file system (default true). */
   readonly checkLinks?: boolean;
+  /** The YAML library or its loader, for a frontmatter the fast scanner cannot read. */
+  readonly yaml?: YamlSource;
 }
 
 /** What one read of a skill file found. Nothing is thrown: every problem is a diagnostic. */
@@ -130,7 +133,10 @@ export function readSkillFile(
   const parsed = parseSkill(
     decoded.text,
     { file, directoryName: baseName(directory) },
-    options.limits === undefined ? {} : { limits },
+    {
+      ...(options.limits === undefined ? {} : { limits }),
+      ...(options.yaml === undefined ? {} : { yaml: options.yaml }),
+    },
   );
   for (const diagnostic of parsed.diagnostics) {
     const code = diagnostic.code;

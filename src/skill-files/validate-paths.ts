@@ -2,6 +2,7 @@ import type { SkillFileSystem } from '../deps.js';
 import { createDiagnostic, type Diagnostic } from '../diagnostics.js';
 import type { ReadLimits } from '../format/limits.js';
 import type { ValidationMode } from '../format/validate-fields.js';
+import type { YamlSource } from '../format/yaml-engine.js';
 import { baseName, parentPath } from '../paths.js';
 import { checkSkillDirectory, type SkillCheck } from './check.js';
 import { findSkillFileEntry } from './skill-file.js';
@@ -12,6 +13,8 @@ export interface ValidatePathsOptions {
   readonly mode?: ValidationMode;
   readonly limits?: Partial<ReadLimits>;
   readonly walk?: WalkOptions;
+  /** The YAML library or its loader, for a frontmatter the fast scanner cannot read. */
+  readonly yaml?: YamlSource;
   /** Called with each skill's verdict as soon as it is known. */
   readonly onResult?: (check: SkillCheck) => void;
   /**
@@ -69,6 +72,7 @@ export function validateSkillPaths(
     ...(options.mode === undefined ? {} : { mode: options.mode }),
     ...(options.limits === undefined ? {} : { limits: options.limits }),
     ...(options.properties === undefined ? {} : { properties: options.properties }),
+    ...(options.yaml === undefined ? {} : { yaml: options.yaml }),
   };
   const retainAll = (options.retain ?? 'all') === 'all';
   const seen = new Set<string>();

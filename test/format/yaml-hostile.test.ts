@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { parseSkill } from '../../src/format/parse.js';
 import { validateSkill } from '../../src/format/validate.js';
+// Through the public entry, which gives the parser the YAML library.
+import { parseSkill } from '../../src/index.js';
 
 function parse(frontmatter: string) {
   return parseSkill(`---\n${frontmatter}\n---\nBody\n`, { file: 'x/SKILL.md', directoryName: 'x' });

@@ -14,6 +14,7 @@ import {
 } from '../../src/runtime/agents.js';
 import { createSkillRuntime } from '../../src/runtime/create.js';
 import { skillText, tempDir, writeTree } from '../helpers/temp.js';
+import { yamlLibrary } from '../helpers/yaml.js';
 
 function setup(agentYaml: string, instructions = '# Role\n\nYou review code.\n', extraAgents = {}) {
   const root = tempDir('skillhost-agents-');
@@ -159,7 +160,7 @@ describe('loading an agent', () => {
 
   it('carries manifest diagnostics: errors refuse, warnings stay', () => {
     const broken = setup('name: demo\ncontext_budget: -5\n');
-    expect(() => readAgent(broken.runtime.fs, broken.bases, 'demo')).toThrow(
+    expect(() => readAgent(broken.runtime.fs, broken.bases, 'demo', { yaml: yamlLibrary })).toThrow(
       expect.objectContaining({
         code: 'AGENT_MANIFEST_INVALID',
         diagnostics: [expect.objectContaining({ code: 'AGENT_FIELD_INVALID', line: 2 })],
