@@ -1,6 +1,7 @@
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
@@ -189,6 +190,26 @@ describe('architecture', () => {
       ),
       expect.stringContaining('src/registry/bad.ts: imports package zod'),
     ]);
+  });
+
+  it('has no module that does anything at import but define things (sideEffects: false)', () => {
+    const packageJson = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
+    expect(packageJson.sideEffects).toBe(false);
+    const acting: string[] = [];
+    for (const file of files(src, '.ts')) {
+      // The bin is a program, not a module anyone imports.
+      if (relative(src, file) === 'cli/bin.ts') continue;
+      const source = ts.createSourceFile(file, readFileSync(file, 'utf8'), ts.ScriptTarget.Latest);
+      for (const statement of source.statements) {
+        if (
+          ts.isExpressionStatement(statement) ||
+          ts.isIfStatement(statement) ||
+          ts.isIterationStatement(statement, false)
+        )
+          acting.push(`${relative(root, file)}: ${statement.getText(source).slice(0, 80)}`);
+      }
+    }
+    expect(acting).toEqual([]);
   });
 
   it('keeps the built root entry free of node:* (runtime-neutral)', () => {
