@@ -152,7 +152,7 @@ describe('architecture', () => {
     const violations = layerViolations([
       {
         file: join(src, 'format', 'bad.ts'),
-        text: "import { x } from '../registry/walk.js';\nimport fs from 'node:fs';",
+        text: "import { x } from '../skill-files/walker.js';\nimport fs from 'node:fs';",
       },
       {
         file: join(src, 'policy', 'bad.ts'),
@@ -177,7 +177,7 @@ describe('architecture', () => {
     ]);
     expect(violations).toEqual([
       expect.stringContaining(
-        'src/format/bad.ts: layer format may not import src/registry/walk.ts',
+        'src/format/bad.ts: layer format may not import src/skill-files/walker.ts',
       ),
       expect.stringContaining('src/format/bad.ts: imports node:fs'),
       expect.stringContaining('src/policy/bad.ts: layer policy may not import src/format/parse.ts'),

@@ -100,18 +100,22 @@ export interface RankedCandidate extends Candidate {
   readonly mismatch: number;
 }
 
+/** The records a group was built from, in precedence order. */
 export function groupRecords(group: NameGroup): readonly SkillRecord[] {
   return 'record' in group ? [group.record] : group.records;
 }
 
+/** The source of each of the group's records. */
 export function groupSources(group: NameGroup): readonly SkillSource[] {
   return 'source' in group ? [group.source] : group.sources;
 }
 
+/** The entries the group was built into. */
 export function groupEntries(group: NameGroup): readonly RegistryEntry[] {
   return 'entry' in group ? [group.entry] : group.entries;
 }
 
+/** A group of records, their sources and entries, starting at `start` in the entry list. */
 export function makeGroup(
   records: readonly SkillRecord[],
   sources: readonly SkillSource[],
