@@ -202,6 +202,11 @@ export const CODES = {
     'A mapping key is not a plain text value.',
     'Use plain text keys.',
   ),
+  YAML_LIBRARY_MISSING: code(
+    'yaml',
+    'The frontmatter needs the YAML library (more than the fast scanner reads), and none was given.',
+    'Pass the yaml package, or a function that loads it, as the yaml option; the skillhost and skillhost/node entries pass it for you.',
+  ),
   YAML_FLOW_STYLE: code(
     'portability',
     'Flow-style YAML ([a, b] or {a: b}) is valid YAML but the reference validator rejects it.',

@@ -6,6 +6,7 @@
 
 export {
   type AgentManifest,
+  type AgentManifestOptions,
   type AgentModels,
   isValidAgentName,
   type ParsedAgentManifest,
@@ -159,7 +160,7 @@ export { type DecodedText, decodeSkillText, LineIndex, type Position } from './f
 export { codePointLength, countInvisible, pythonStrip, removeInvisible } from './format/unicode.js';
 export { type ValidateOptions, validateSkill } from './format/validate.js';
 export type { ValidationMode } from './format/validate-fields.js';
-export { registerYamlEngine, registerYamlLoader, type YamlEngine } from './format/yaml-engine.js';
+export type { YamlEngine, YamlSource } from './format/yaml-engine.js';
 export type { FieldLocation, FrontmatterMap, FrontmatterValue } from './format/yaml-types.js';
 export {
   type GrantProblem,
@@ -189,33 +190,22 @@ export {
   TOOL_NAMES,
 } from './policy/tools.js';
 export {
-  type CheckSkillOptions,
-  checkSkillDirectory,
-  type SkillCheck,
-  type SkillToCheck,
-} from './registry/check-skill.js';
-export {
-  DEFAULT_DISCOVERY,
   type DirectoryRecord,
   type DiscoveryOptions,
-  type FileIdentity,
   readSkillRecord,
+  type ScanContext,
   type SkillRecord,
   type SourceScan,
   scanSource,
 } from './registry/discover.js';
+export type { FileIdentity } from './registry/identity.js';
 export { nameSkeleton } from './registry/names.js';
-export {
-  loadSkillDirectory,
-  type ReadSkillOptions,
-  type ReadSkillResult,
-  readSkillDirectory,
-} from './registry/read-skill.js';
 export {
   type RegistryChanges,
   type RegistryEntry,
   type RegistryOptions,
   type RegistryStats,
+  type RegistryWatchOptions,
   SkillRegistry,
   type SkillStatus,
 } from './registry/registry.js';
@@ -230,20 +220,7 @@ export {
   type Trust,
   USER_SKILL_FOLDERS,
 } from './registry/sources.js';
-export {
-  type ValidatePathsOptions,
-  type ValidationReport,
-  type ValidationSummary,
-  validateSkillPaths,
-} from './registry/validate-paths.js';
-export {
-  DEFAULT_WALK_OPTIONS,
-  type FoundSkill,
-  findSkillFileEntry,
-  type WalkOptions,
-  type WalkVisitor,
-  walkSkillTree,
-} from './registry/walk.js';
+export { StringTable } from './registry/strings.js';
 export {
   type AgentBase,
   type AgentDefinition,
@@ -252,6 +229,7 @@ export {
   type LoadAgentOptions,
   type LoadedAgent,
   listAgents,
+  type ReadAgentOptions,
   readAgent,
 } from './runtime/agents.js';
 export {
@@ -278,3 +256,38 @@ export type {
   SkillFileListing,
   SkillRuntime,
 } from './runtime/types.js';
+export {
+  type CheckSkillOptions,
+  checkSkillDirectory,
+  type SkillCheck,
+  type SkillToCheck,
+} from './skill-files/check.js';
+export {
+  loadSkillDirectory,
+  type ReadSkillOptions,
+  type ReadSkillResult,
+  readSkillDirectory,
+} from './skill-files/load.js';
+export {
+  type ReadSkillFileOptions,
+  readSkillFile,
+  type SkillFileReading,
+  type SkillFileRef,
+} from './skill-files/reader.js';
+export { findSkillFileEntry } from './skill-files/skill-file.js';
+export {
+  type ValidatePathsOptions,
+  type ValidationReport,
+  type ValidationSummary,
+  validateSkillPaths,
+} from './skill-files/validate-paths.js';
+export {
+  type FolderListing,
+  type FoundSkill,
+  listFolder,
+  WALK_DEFAULTS,
+  type WalkLimits,
+  type WalkOptions,
+  type WalkVisitor,
+  walkSkillTree,
+} from './skill-files/walker.js';

@@ -1,11 +1,29 @@
 /**
  * skillhost — the runtime-neutral core. Every export is public API (see core.ts, the curated
- * list). Nothing reachable from this entry imports `node:*`. This entry loads the YAML library
- * at once; `skillhost/node` loads it only when a frontmatter needs more than the fast scanner.
+ * list). Nothing reachable from this entry imports `node:*`. The functions that parse YAML get
+ * the `yaml` package, imported here, as their default (`skillhost/node` passes a loader instead,
+ * so that it loads the library only when a frontmatter needs more than the fast scanner).
  */
 import * as yaml from 'yaml';
-import { registerYamlEngine } from './format/yaml-engine.js';
-
-registerYamlEngine(yaml);
+import type { SkillRegistry as CoreSkillRegistry } from './core.js';
+import { bindYaml } from './internal.js';
 
 export * from './core.js';
+
+export const {
+  checkSkillDirectory,
+  createSkillRuntime,
+  listAgents,
+  loadSkill,
+  loadSkillDirectory,
+  parseAgentManifest,
+  parseSkill,
+  readAgent,
+  readSkillDirectory,
+  readSkillFile,
+  readSkillRecord,
+  scanSource,
+  SkillRegistry,
+  validateSkillPaths,
+} = bindYaml(yaml);
+export type SkillRegistry = CoreSkillRegistry;

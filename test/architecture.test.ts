@@ -1,6 +1,7 @@
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
@@ -29,7 +30,7 @@ function importsOf(file: string, text = readFileSync(file, 'utf8')): string[] {
 function layerOf(file: string): string {
   const path = relative(src, file);
   const [first] = path.split('/');
-  if (path === 'index.ts' || path === 'core.ts') return 'root';
+  if (path === 'index.ts' || path === 'core.ts' || path === 'internal.ts') return 'root';
   if (path.startsWith('cli/host/')) return 'cli-host';
   return path.includes('/') ? (first as string) : 'base';
 }
@@ -40,12 +41,23 @@ const allowed: Record<string, readonly string[]> = {
   format: [],
   policy: [],
   audit: [],
-  registry: ['format', 'policy'],
-  disclosure: ['format', 'registry'],
+  'skill-files': ['format', 'policy'],
+  registry: ['format', 'skill-files'],
+  disclosure: ['format', 'registry', 'skill-files'],
   agents: ['format'],
-  runtime: ['format', 'registry', 'disclosure', 'policy', 'audit', 'agents'],
-  root: ['format', 'registry', 'disclosure', 'policy', 'audit', 'agents', 'runtime'],
-  testing: ['root', 'format', 'registry', 'disclosure', 'policy', 'audit', 'agents', 'runtime'],
+  runtime: ['format', 'skill-files', 'registry', 'disclosure', 'policy', 'audit', 'agents'],
+  root: ['format', 'skill-files', 'registry', 'disclosure', 'policy', 'audit', 'agents', 'runtime'],
+  testing: [
+    'root',
+    'format',
+    'skill-files',
+    'registry',
+    'disclosure',
+    'policy',
+    'audit',
+    'agents',
+    'runtime',
+  ],
   node: ['root'],
   adapters: ['root', 'node'],
   cli: ['root', 'node', 'adapters', 'cli-host'],
@@ -131,7 +143,11 @@ function layerViolations(sources: readonly Source[]): string[] {
         !/^src\/cli\/io\.ts$/.test(relative(root, target))
       )
         violations.push(`${rel}: the plumbing may take only the CLI's types (io.ts)`);
-      if (layer === 'node' && targetLayer === 'root' && relative(root, target) !== 'src/core.ts') {
+      if (
+        layer === 'node' &&
+        targetLayer === 'root' &&
+        !['src/core.ts', 'src/internal.ts'].includes(relative(root, target))
+      ) {
         violations.push(`${rel}: must use the public API, not ${relative(root, target)}`);
       }
     }
@@ -150,11 +166,15 @@ describe('architecture', () => {
     const violations = layerViolations([
       {
         file: join(src, 'format', 'bad.ts'),
-        text: "import { x } from '../registry/walk.js';\nimport fs from 'node:fs';",
+        text: "import { x } from '../skill-files/walker.js';\nimport fs from 'node:fs';",
       },
       {
         file: join(src, 'policy', 'bad.ts'),
         text: "import { parseSkill } from '../format/parse.js';",
+      },
+      {
+        file: join(src, 'skill-files', 'bad.ts'),
+        text: "import { SkillRegistry } from '../registry/registry.js';",
       },
       {
         file: join(src, 'cli', 'bad.ts'),
@@ -175,10 +195,13 @@ describe('architecture', () => {
     ]);
     expect(violations).toEqual([
       expect.stringContaining(
-        'src/format/bad.ts: layer format may not import src/registry/walk.ts',
+        'src/format/bad.ts: layer format may not import src/skill-files/walker.ts',
       ),
       expect.stringContaining('src/format/bad.ts: imports node:fs'),
       expect.stringContaining('src/policy/bad.ts: layer policy may not import src/format/parse.ts'),
+      expect.stringContaining(
+        'src/skill-files/bad.ts: layer skill-files may not import src/registry/registry.ts',
+      ),
       expect.stringContaining('src/cli/bad.ts: layer cli may not import src/format/parse.ts'),
       expect.stringContaining(
         'src/registry/bad.ts: layer registry may not import src/cli/index.ts',
@@ -187,6 +210,26 @@ describe('architecture', () => {
       expect.stringContaining('src/testing/bad.ts: layer testing may not import src/node/hash.ts'),
       expect.stringContaining('src/testing/bad.ts: imports node:fs'),
     ]);
+  });
+
+  it('has no module that does anything at import but define things (sideEffects: false)', () => {
+    const packageJson = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
+    expect(packageJson.sideEffects).toBe(false);
+    const acting: string[] = [];
+    for (const file of files(src, '.ts')) {
+      // The bin is a program, not a module anyone imports.
+      if (relative(src, file) === 'cli/bin.ts') continue;
+      const source = ts.createSourceFile(file, readFileSync(file, 'utf8'), ts.ScriptTarget.Latest);
+      for (const statement of source.statements) {
+        if (
+          ts.isExpressionStatement(statement) ||
+          ts.isIfStatement(statement) ||
+          ts.isIterationStatement(statement, false)
+        )
+          acting.push(`${relative(root, file)}: ${statement.getText(source).slice(0, 80)}`);
+      }
+    }
+    expect(acting).toEqual([]);
   });
 
   it('keeps the built root and testing entries free of node:* (runtime-neutral)', () => {
@@ -207,6 +250,27 @@ describe('architecture', () => {
       expect(reached.filter(isNodeBuiltin), entry).toEqual([]);
       expect(seen.size, entry).toBeGreaterThan(entry === 'index.js' ? 10 : 5);
     }
+  });
+
+  it('gives skillhost/node the YAML library only through its lazy loader', () => {
+    const dist = join(root, 'dist');
+    const packagesReached = (entry: string): string[] => {
+      const seen = new Set<string>();
+      const packages: string[] = [];
+      const visit = (file: string): void => {
+        if (seen.has(file)) return;
+        seen.add(file);
+        const text = readFileSync(file, 'utf8').replace(/import\(\s*['"][^'"]+['"]\s*\)/g, '');
+        for (const specifier of importsOf(file, text)) {
+          if (specifier.startsWith('.')) visit(resolve(dirname(file), specifier));
+          else packages.push(specifier);
+        }
+      };
+      visit(join(dist, entry));
+      return packages;
+    };
+    expect(packagesReached('node/index.js')).not.toContain('yaml');
+    expect(packagesReached('index.js')).toContain('yaml');
   });
 
   it('keeps the bin light: --help and --version load neither the core nor yaml', () => {

@@ -1,6 +1,7 @@
 import type { Code } from '../codes.js';
 import { createDiagnostic, type Diagnostic, type Severity } from '../diagnostics.js';
 import { LineIndex } from '../format/text.js';
+import type { YamlSource } from '../format/yaml-engine.js';
 import { parseYamlFast } from '../format/yaml-fast.js';
 import { parseYamlWithLibrary } from '../format/yaml-library.js';
 import {
@@ -48,6 +49,11 @@ const MAX_BUDGET = 10_000_000;
 const MAX_DEPTH = 8;
 const MAX_LIST = 500;
 
+export interface AgentManifestOptions {
+  /** The YAML library (or its loader), for a manifest the fast scanner cannot read. */
+  readonly yaml?: YamlSource;
+}
+
 /**
  * Parses and checks agent.yaml. Every diagnostic has the file, a line and a column; unknown
  * fields are warnings, wrong types and a missing `name` are errors.
@@ -58,6 +64,7 @@ export function parseAgentManifest(
   source: string,
   file: string,
   directoryName?: string,
+  options: AgentManifestOptions = {},
 ): ParsedAgentManifest {
   const text = source.includes('\r') ? source.replace(/\r\n?/g, '\n') : source;
   const index = new LineIndex(text);
@@ -68,7 +75,7 @@ export function parseAgentManifest(
       createDiagnostic(code, severity, message, file, position.line, position.column),
     );
   };
-  const yaml = parseYamlFast(text) ?? parseYamlWithLibrary(text, MAX_DEPTH);
+  const yaml = parseYamlFast(text) ?? parseYamlWithLibrary(text, MAX_DEPTH, options.yaml);
   for (const problem of yaml.problems) {
     // Flow style is only a portability concern of SKILL.md (the reference validator's parser).
     if (problem.code === 'YAML_FLOW_STYLE') continue;

@@ -3,6 +3,7 @@ import {
   type DiscoveryOptions,
   defaultSources,
   isProjectTrusted,
+  loadYaml,
   SkillRegistry,
   type SkillSource,
   type Trust,
@@ -92,10 +93,14 @@ export function sourceSettings(args: ParsedArgs, deps: CliDeps): SourceSettings 
   };
 }
 
-/** The registry options of the command line's sources (shared by the registry and the runtime). */
+/**
+ * The registry options of the command line's sources (shared by the registry and the runtime),
+ * with the YAML library loaded only if some frontmatter needs it.
+ */
 export function registryOptions(settings: SourceSettings, deps: CliDeps) {
   return {
     fs: deps.fs,
+    yaml: loadYaml,
     sources: settings.sources,
     hash: deps.hash,
     version: VERSION,

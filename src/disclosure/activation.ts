@@ -3,8 +3,8 @@ import type { Diagnostic } from '../diagnostics.js';
 import { SkillhostError } from '../errors.js';
 import type { ReadLimits } from '../format/limits.js';
 import { joinPath } from '../paths.js';
-import { readSkillDirectory } from '../registry/read-skill.js';
 import type { RegistryEntry, SkillRegistry } from '../registry/registry.js';
+import { readSkillDirectory } from '../skill-files/load.js';
 import { escapeXmlText } from './available-skills.js';
 
 /** Who activated a skill: the model through a tool, the user by name, or the harness's router. */
@@ -195,10 +195,12 @@ export class SkillSession {
       );
     }
     const { fs } = this.#options;
+    const yaml = this.#registry.yaml;
     const fresh = readSkillDirectory(fs, entry.directory, {
       level: 'full',
       mode: 'lenient',
       ...(this.#options.limits === undefined ? {} : { limits: this.#options.limits }),
+      ...(yaml === undefined ? {} : { yaml }),
     });
     if (fresh.skill === undefined || fresh.skill.metadata.name !== entry.name) {
       throw new SkillhostError(

@@ -3,6 +3,7 @@ import { splitFrontmatter } from './frontmatter.js';
 import { DEFAULT_READ_LIMITS, type ReadLimits } from './limits.js';
 import { LineIndex, type Position } from './text.js';
 import { utf8Length } from './unicode.js';
+import type { YamlSource } from './yaml-engine.js';
 import { parseYamlFast } from './yaml-fast.js';
 import { parseYamlWithLibrary } from './yaml-library.js';
 import type { FieldLocation, FrontmatterMap, YamlResult } from './yaml-types.js';
@@ -19,6 +20,11 @@ export interface ParseOptions {
   readonly limits?: Partial<ReadLimits>;
   /** Use the fast scanner for the plain subset of YAML (default true). */
   readonly fastPath?: boolean;
+  /**
+   * The YAML library, or a function that loads it, for a frontmatter the fast scanner cannot
+   * read; without it, such a frontmatter gets YAML_LIBRARY_MISSING. The public entries pass it.
+   */
+  readonly yaml?: YamlSource;
 }
 
 /** The result of reading one SKILL.md text: never throws, problems are diagnostics. */
@@ -90,7 +96,7 @@ export function parseSkill(
   }
   const yaml: YamlResult =
     (options.fastPath === false ? undefined : parseYamlFast(frontmatter)) ??
-    parseYamlWithLibrary(frontmatter, limits.maxYamlDepth);
+    parseYamlWithLibrary(frontmatter, limits.maxYamlDepth, options.yaml);
   const diagnostics: Diagnostic[] = [];
   let fatal = false;
   for (const problem of yaml.problems) {

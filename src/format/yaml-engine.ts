@@ -6,24 +6,14 @@ export type YamlEngine = Pick<
   'parseDocument' | 'isAlias' | 'isMap' | 'isScalar' | 'isSeq'
 >;
 
-let engine: YamlEngine | undefined;
-let loader: (() => YamlEngine) | undefined;
-
-/** Gives the parser the YAML library (the `skillhost` entry does this when it loads). */
-export function registerYamlEngine(value: YamlEngine): void {
-  engine = value;
-}
-
 /**
- * Gives the parser a way to load the YAML library when it first needs it, synchronously
- * (`skillhost/node` does this): most frontmatter never needs it, and it costs ~30 ms and ~9 MB.
+ * The YAML library, or a function that loads it (called only when a frontmatter needs more than
+ * the fast scanner: most never do, and loading it costs ~30 ms and ~9 MB). The `skillhost` and
+ * `skillhost/node` entries pass one for you.
  */
-export function registerYamlLoader(load: () => YamlEngine): void {
-  loader = load;
-}
+export type YamlSource = YamlEngine | (() => YamlEngine);
 
-/** The YAML library, loaded on first use; undefined when none was registered. */
-export function yamlEngine(): YamlEngine | undefined {
-  if (engine === undefined && loader !== undefined) engine = loader();
-  return engine;
+/** The engine of a source, loading it if needed; undefined when none was given. */
+export function resolveYamlEngine(source: YamlSource | undefined): YamlEngine | undefined {
+  return typeof source === 'function' ? source() : source;
 }

@@ -1,5 +1,5 @@
 import type { ParsedNode, Node as YamlNode } from 'yaml';
-import { type YamlEngine, yamlEngine } from './yaml-engine.js';
+import { resolveYamlEngine, type YamlEngine, type YamlSource } from './yaml-engine.js';
 import type {
   FieldLocation,
   FrontmatterMap,
@@ -19,10 +19,9 @@ const parseOptions = {
 
 const directiveLine = /^%/m;
 
-/** The YAML library for the parse in progress (parsing is synchronous, so one at a time). */
-let y: YamlEngine;
-
 interface BuildState {
+  /** The YAML library of this parse. */
+  readonly engine: YamlEngine;
   readonly problems: YamlProblem[];
   readonly maxDepth: number;
   reportedDepth: boolean;
@@ -62,7 +61,8 @@ function checkNodeMarkers(node: YamlNode, source: string, state: BuildState): vo
       offset: markerOffset(source, start, '!'),
     });
   }
-  if ((y.isMap(node) || y.isSeq(node)) && node.flow === true && !state.reportedFlow) {
+  const { engine } = state;
+  if ((engine.isMap(node) || engine.isSeq(node)) && node.flow === true && !state.reportedFlow) {
     state.reportedFlow = true;
     state.problems.push({
       code: 'YAML_FLOW_STYLE',
@@ -82,7 +82,8 @@ function build(
   fallbackOffset: number,
 ): FrontmatterValue | undefined {
   if (node === null) return '';
-  if (y.isAlias(node)) {
+  const { engine } = state;
+  if (engine.isAlias(node)) {
     if (!state.reportedAlias) {
       state.reportedAlias = true;
       state.problems.push({
@@ -95,7 +96,7 @@ function build(
     return undefined;
   }
   checkNodeMarkers(node, source, state);
-  if (y.isScalar(node)) {
+  if (engine.isScalar(node)) {
     const value = node.value;
     return typeof value === 'string' ? value : value === null ? '' : String(value);
   }
@@ -111,7 +112,7 @@ function build(
     }
     return undefined;
   }
-  if (y.isSeq(node)) {
+  if (engine.isSeq(node)) {
     const items: FrontmatterValue[] = [];
     for (const item of node.items) {
       const value = build(
@@ -125,7 +126,7 @@ function build(
     }
     return items;
   }
-  if (y.isMap(node)) {
+  if (engine.isMap(node)) {
     return buildMap(node, source, depth, state, undefined);
   }
   return undefined;
@@ -138,14 +139,15 @@ function buildMap(
   state: BuildState,
   locations: Map<string, FieldLocation> | undefined,
 ): FrontmatterMap | undefined {
-  if (!y.isMap(node)) return undefined;
+  const { engine } = state;
+  if (!engine.isMap(node)) return undefined;
   const result: Record<string, FrontmatterValue> = Object.create(null);
   const mapStart = nodeOffset(node, 0);
   for (const pair of node.items) {
     const keyNode = pair.key as YamlNode | null;
     const keyStart = nodeOffset(keyNode, mapStart);
-    if (keyNode === null || !y.isScalar(keyNode)) {
-      if (keyNode !== null && y.isAlias(keyNode))
+    if (keyNode === null || !engine.isScalar(keyNode)) {
+      if (keyNode !== null && engine.isAlias(keyNode))
         build(keyNode, source, depth + 1, state, keyStart);
       else
         state.problems.push({
@@ -168,7 +170,9 @@ function buildMap(
     result[key] = value;
     if (locations !== undefined) {
       const children =
-        valueNode !== null && y.isMap(valueNode) ? childLocations(valueNode, mapStart) : undefined;
+        valueNode !== null && engine.isMap(valueNode)
+          ? childLocations(engine, valueNode, mapStart)
+          : undefined;
       locations.set(
         key,
         children === undefined
@@ -180,12 +184,16 @@ function buildMap(
   return result;
 }
 
-function childLocations(node: YamlNode, fallback: number): Map<string, FieldLocation> {
+function childLocations(
+  engine: YamlEngine,
+  node: YamlNode,
+  fallback: number,
+): Map<string, FieldLocation> {
   const children = new Map<string, FieldLocation>();
-  if (!y.isMap(node)) return children;
+  if (!engine.isMap(node)) return children;
   for (const pair of node.items) {
     const keyNode = pair.key as YamlNode | null;
-    if (keyNode === null || !y.isScalar(keyNode)) continue;
+    if (keyNode === null || !engine.isScalar(keyNode)) continue;
     const key = typeof keyNode.value === 'string' ? keyNode.value : String(keyNode.value ?? '');
     const keyOffset = nodeOffset(keyNode, fallback);
     children.set(key, {
@@ -202,24 +210,28 @@ function libraryMessage(message: string): string {
 }
 
 /**
- * Parses frontmatter with the `yaml` package: failsafe schema (every scalar is text), unique
- * keys, and no anchors, aliases, tags or directives. Never throws; problems carry offsets.
+ * Parses frontmatter with the `yaml` package (given as `yaml`, loaded only now if it is a
+ * loader): failsafe schema (every scalar is text), unique keys, and no anchors, aliases, tags or
+ * directives. Never throws; problems carry offsets. Without a library, says so as a problem.
  */
-export function parseYamlWithLibrary(source: string, maxDepth: number): YamlResult {
+export function parseYamlWithLibrary(
+  source: string,
+  maxDepth: number,
+  yaml: YamlSource | undefined,
+): YamlResult {
   const problems: YamlProblem[] = [];
   const locations = new Map<string, FieldLocation>();
-  const engine = yamlEngine();
+  const engine = resolveYamlEngine(yaml);
   if (engine === undefined) {
     problems.push({
-      code: 'YAML_SYNTAX',
+      code: 'YAML_LIBRARY_MISSING',
       severity: 'error',
       message:
-        'No YAML library is available to read this frontmatter (register one with registerYamlEngine)',
+        'This frontmatter needs the YAML library, and none was given: pass the yaml package (or a function that loads it) as the yaml option',
       offset: 0,
     });
     return { data: undefined, locations, problems, fast: false };
   }
-  y = engine;
   const directive = directiveLine.exec(source);
   if (directive !== null) {
     problems.push({
@@ -232,7 +244,7 @@ export function parseYamlWithLibrary(source: string, maxDepth: number): YamlResu
   }
   let document: ReturnType<YamlEngine['parseDocument']>;
   try {
-    document = y.parseDocument(source, parseOptions);
+    document = engine.parseDocument(source, parseOptions);
   } catch (error) {
     problems.push({
       code: 'YAML_SYNTAX',
@@ -263,6 +275,7 @@ export function parseYamlWithLibrary(source: string, maxDepth: number): YamlResu
     return { data: undefined, locations, problems, fast: false };
   }
   const state: BuildState = {
+    engine,
     problems,
     maxDepth,
     reportedDepth: false,
@@ -271,7 +284,7 @@ export function parseYamlWithLibrary(source: string, maxDepth: number): YamlResu
     reportedFlow: false,
   };
   const root = document.contents as YamlNode | null;
-  if (root === null || !y.isMap(root)) {
+  if (root === null || !engine.isMap(root)) {
     if (root !== null) build(root, source, 0, state, 0);
     problems.push({
       code: 'FRONTMATTER_NOT_MAPPING',
@@ -279,7 +292,7 @@ export function parseYamlWithLibrary(source: string, maxDepth: number): YamlResu
       message:
         root === null
           ? 'The frontmatter is empty; it must hold name and description'
-          : `The frontmatter must be a mapping of fields, not ${y.isSeq(root) ? 'a list' : 'a single value'}`,
+          : `The frontmatter must be a mapping of fields, not ${engine.isSeq(root) ? 'a list' : 'a single value'}`,
       offset: nodeOffset(root, 0),
     });
     return { data: undefined, locations, problems, fast: false };

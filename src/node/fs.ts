@@ -26,9 +26,11 @@ import type {
 import { statusMany } from './stat-many.js';
 
 const OPEN_FLAGS = constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0) | (constants.O_NONBLOCK ?? 0);
-const procFd = existsSync('/proc/self/fd');
+const SCRATCH_BYTES = 64 * 1024;
+// Both are found out or made on first use: importing this module does nothing but define things.
+let procFd: boolean | undefined;
 /** The buffer small reads go into; what `readFileWithin` returns from it is valid until the next read. */
-const scratch = Buffer.allocUnsafeSlow(64 * 1024);
+let scratch: Buffer | undefined;
 
 function kindOfStats(stats: Stats): EntryKind {
   if (stats.isFile()) return 'file';
@@ -111,10 +113,11 @@ function readBounded(fd: number, size: number, maxBytes: number): { bytes: Buffe
   const cap = maxBytes + 1;
   const expected = size > 0 ? Math.min(size, cap) : 0;
   // Small files (nearly every SKILL.md) are read into one reused buffer: no allocation per file.
-  let buffer =
-    expected > 0 && expected <= scratch.length
-      ? scratch.subarray(0, expected)
-      : Buffer.allocUnsafe(expected > 0 ? expected : Math.min(cap, 4096));
+  let buffer: Buffer;
+  if (expected > 0 && expected <= SCRATCH_BYTES) {
+    scratch ??= Buffer.allocUnsafeSlow(SCRATCH_BYTES);
+    buffer = scratch.subarray(0, expected);
+  } else buffer = Buffer.allocUnsafe(expected > 0 ? expected : Math.min(cap, 4096));
 
   let filled = 0;
   for (;;) {
@@ -184,6 +187,7 @@ function openThroughLinks(root: string, target: string): { fd: number } | ReadRe
   // open (a directory replaced by a link) is caught here.
   let opened: string | undefined;
   try {
+    procFd ??= existsSync('/proc/self/fd');
     opened = procFd ? readlinkSync(`/proc/self/fd/${fd}`) : undefined;
   } catch {
     opened = undefined;

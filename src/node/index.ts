@@ -1,30 +1,43 @@
 /**
  * skillhost/node — everything that touches the operating system, plus the whole core API, so
- * that Node programs need only this entry. Every export is public API. The YAML library is
- * loaded on first need (most frontmatter is read by the fast scanner without it).
+ * that Node programs need only this entry. Every export is public API. The functions that parse
+ * YAML get `loadYaml` as their default: the YAML library is loaded on first need (most
+ * frontmatter is read by the fast scanner without it).
  */
-import { createRequire } from 'node:module';
 import { isAbsolute, resolve } from 'node:path';
 import {
+  type SkillRegistry as CoreSkillRegistry,
   type LoadedSkill,
-  loadSkillDirectory,
   type ReadSkillOptions,
   type ReadSkillResult,
-  readSkillDirectory,
-  registerYamlLoader,
   type SkillFileSystem,
   SkillhostError,
   type ValidatePathsOptions,
   type ValidationReport,
-  validateSkillPaths,
-  type YamlEngine,
 } from '../core.js';
+import { bindYaml } from '../internal.js';
 import { createNodeFileSystem } from './fs.js';
-
-const requireFromHere = createRequire(import.meta.url);
-registerYamlLoader(() => requireFromHere('yaml') as YamlEngine);
+import { loadYaml } from './yaml.js';
 
 export * from '../core.js';
+
+export const {
+  checkSkillDirectory,
+  createSkillRuntime,
+  listAgents,
+  loadSkill,
+  loadSkillDirectory,
+  parseAgentManifest,
+  parseSkill,
+  readAgent,
+  readSkillDirectory,
+  readSkillFile,
+  readSkillRecord,
+  scanSource,
+  SkillRegistry,
+  validateSkillPaths,
+} = bindYaml(loadYaml);
+export type SkillRegistry = CoreSkillRegistry;
 
 export { createJsonlAuditSink, type JsonlSinkOptions, readAuditLogFile } from './audit-sink.js';
 export { createDirectoryCacheStore } from './cache-store.js';
@@ -41,6 +54,7 @@ export { nodeRuntimeDeps } from './runtime-deps.js';
 export { createSandboxRunner, probeBubblewrap, type SandboxOptions } from './sandbox.js';
 
 export { createChokidarWatcher } from './watch.js';
+export { loadYaml } from './yaml.js';
 
 let sharedFileSystem: SkillFileSystem | undefined;
 
@@ -65,7 +79,6 @@ function absolute(path: string, cwd: string | undefined): string {
 export interface NodeValidateOptions extends Omit<ValidatePathsOptions, 'fs'> {
   readonly fs?: SkillFileSystem;
   /** Base for relative paths; without it, paths must be absolute. */
-  /** Base for a relative directory; without it, the directory must be absolute. */
   readonly cwd?: string;
 }
 

@@ -2,10 +2,12 @@ import type { SkillRuntimeDeps } from '../core.js';
 import { createNodeFileSystem } from './fs.js';
 import { sha256 } from './hash.js';
 import { createSandboxRunner, type SandboxOptions } from './sandbox.js';
+import { loadYaml } from './yaml.js';
 
 /**
  * The real world for `createSkillRuntime`: the node file system with its safe reads, SHA-256,
- * the clock, and the bubblewrap script runner. Pass `confirm`, `approvals` or `cache` to add them.
+ * the clock, the bubblewrap script runner, and the YAML library loaded on first need. Pass
+ * `confirm`, `approvals` or `cache` to add them.
  */
 export function nodeRuntimeDeps(
   options: { readonly sandbox?: SandboxOptions } & Partial<SkillRuntimeDeps> = {},
@@ -16,6 +18,7 @@ export function nodeRuntimeDeps(
     hash: sha256,
     now: () => new Date(),
     runner: createSandboxRunner(sandbox),
+    yaml: loadYaml,
     ...rest,
   };
 }

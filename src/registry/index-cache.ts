@@ -3,16 +3,17 @@ import { CODES } from '../codes.js';
 import type { EntryKind } from '../deps.js';
 import type { Diagnostic, Severity } from '../diagnostics.js';
 import type { SkillMetadata } from '../format/load.js';
-import type {
-  DirectoryRecord,
-  DiscoveryOptions,
-  FileIdentity,
-  SkillRecord,
-  SourceScan,
+import {
+  type DirectoryRecord,
+  type DiscoveryOptions,
+  noDiagnostics,
+  type SkillRecord,
+  type SourceScan,
 } from './discover.js';
-import { compactMetadata, intern, noDiagnostics } from './discover.js';
 import { fnv1a } from './hash.js';
+import type { FileIdentity } from './identity.js';
 import type { SkillSource } from './sources.js';
+import type { StringTable } from './strings.js';
 
 /**
  * The persistent index: one JSON document per source, so a warm start reads no SKILL.md whose
@@ -190,11 +191,15 @@ function diagnosticFrom(value: unknown): Diagnostic {
   };
 }
 
-/** Reads a cached scan of `source`, or undefined when the text is not a well-formed entry for it. */
+/**
+ * Reads a cached scan of `source`, or undefined when the text is not a well-formed entry for it.
+ * Recurring strings are kept once in the registry's table.
+ */
 export function decodeScan(
   cached: string,
   source: SkillSource,
   key: string,
+  strings: StringTable,
 ): SourceScan | undefined {
   try {
     let start = cached.indexOf('\n');
@@ -231,10 +236,10 @@ export function decodeScan(
         const record: SkillRecord = {
           directory: path,
           realDirectory: realDirectory === null ? path : text(realDirectory),
-          skillFileName: intern(text(skillFileName)),
+          skillFileName: strings.intern(text(skillFileName)),
           identity: identityFrom(identity),
           links: finite(links),
-          metadata: compactMetadata(metadataFrom(metadata)),
+          metadata: strings.compactMetadata(metadataFrom(metadata)),
           diagnostics: found.length === 0 ? noDiagnostics : found.map(diagnosticFrom),
         };
         skills.set(path, record);

@@ -8,6 +8,7 @@ import type { TokenCounter } from '../disclosure/tokens.js';
 import { SkillhostError } from '../errors.js';
 import { estimateTokens } from '../format/body.js';
 import { decodeSkillText } from '../format/text.js';
+import type { YamlSource } from '../format/yaml-engine.js';
 import { isWithinPath, joinPath } from '../paths.js';
 import type { SkillRuntime } from './types.js';
 
@@ -114,6 +115,12 @@ function agentFolder(fs: SkillFileSystem, base: AgentBase, name: string): string
   return fs.status(joinPath(directory, 'agent.yaml'), false) === undefined ? undefined : directory;
 }
 
+/** How agents are read. */
+export interface ReadAgentOptions {
+  /** The YAML library (or its loader), for an agent.yaml the fast scanner cannot read. */
+  readonly yaml?: YamlSource;
+}
+
 /**
  * Finds an agent by name and reads it, as seed 000 loads one: the name is checked (never a
  * path), the folder stays inside its base, agent.yaml is parsed and needs `name`, and
@@ -123,6 +130,7 @@ export function readAgent(
   fs: SkillFileSystem,
   bases: readonly AgentBase[],
   name: string,
+  options: ReadAgentOptions = {},
 ): AgentDefinition {
   if (!isValidAgentName(name)) {
     throw new SkillhostError(
@@ -135,7 +143,7 @@ export function readAgent(
     if (directory === undefined) continue;
     const manifestFile = joinPath(directory, 'agent.yaml');
     const text = readText(fs, directory, 'agent.yaml', MANIFEST_BYTES) ?? '';
-    const parsed = parseAgentManifest(text, manifestFile, name);
+    const parsed = parseAgentManifest(text, manifestFile, name, options);
     if (parsed.manifest === undefined) {
       throw new SkillhostError('AGENT_MANIFEST_INVALID', `${manifestFile} has errors`, {
         diagnostics: parsed.diagnostics,
@@ -163,7 +171,11 @@ export function readAgent(
 }
 
 /** Every agent folder (with an agent.yaml) in the bases, sorted by name, first base first. */
-export function listAgents(fs: SkillFileSystem, bases: readonly AgentBase[]): AgentListing[] {
+export function listAgents(
+  fs: SkillFileSystem,
+  bases: readonly AgentBase[],
+  options: ReadAgentOptions = {},
+): AgentListing[] {
   const found: AgentListing[] = [];
   const seen = new Set<string>();
   for (const base of bases) {
@@ -192,6 +204,7 @@ export function listAgents(fs: SkillFileSystem, bases: readonly AgentBase[]): Ag
           readText(fs, directory, 'agent.yaml', MANIFEST_BYTES) ?? '',
           manifestFile,
           name,
+          options,
         );
         diagnostics = parsed.diagnostics;
         description = parsed.manifest?.description;
@@ -220,7 +233,7 @@ export type AgentHost = Pick<
   'sources' | 'skills' | 'resolve' | 'offered' | 'activate'
 >;
 
-export interface LoadAgentOptions {
+export interface LoadAgentOptions extends ReadAgentOptions {
   /** `--model` and `--provider` from the command line. */
   readonly model?: string;
   readonly provider?: string;
@@ -242,7 +255,12 @@ export function loadAgent(
   name: string,
   options: LoadAgentOptions = {},
 ): LoadedAgent {
-  const definition = readAgent(fs, bases, name);
+  const definition = readAgent(
+    fs,
+    bases,
+    name,
+    options.yaml === undefined ? {} : { yaml: options.yaml },
+  );
   const { manifest } = definition;
   const plan = resolveModelPlan(manifest.models, {
     ...(options.model === undefined ? {} : { model: options.model }),

@@ -8,6 +8,7 @@ import type {
 } from '../deps.js';
 import type { CatalogOptions } from '../disclosure/catalog.js';
 import type { ResourceOptions } from '../disclosure/resources.js';
+import type { YamlSource } from '../format/yaml-engine.js';
 import type { PolicyConfig } from '../policy/engine.js';
 import type { DiscoveryOptions } from '../registry/discover.js';
 import type { SkillSource, SourceKind } from '../registry/sources.js';
@@ -26,6 +27,11 @@ export interface SkillRuntimeDeps {
   readonly confirm?: (question: ApprovalQuestion) => Promise<ApprovalAnswer>;
   /** Lasting approvals ("always"), bound to source, skill, content hash and script. */
   readonly approvals?: ApprovalStore;
+  /**
+   * The YAML library, or a function that loads it, for a frontmatter the fast scanner cannot
+   * read (`nodeRuntimeDeps()` gives a loader; the `skillhost` entry, the library itself).
+   */
+  readonly yaml?: YamlSource;
 }
 
 export interface CreateSkillRuntimeOptions {
@@ -83,6 +89,7 @@ export function createSkillRuntime(options: CreateSkillRuntimeOptions): SkillRun
     ...(deps.cache === undefined ? {} : { cache: deps.cache }),
     ...(deps.confirm === undefined ? {} : { confirm: deps.confirm }),
     ...(deps.approvals === undefined ? {} : { approvals: deps.approvals }),
+    ...(deps.yaml === undefined ? {} : { yaml: deps.yaml }),
     ...(deps.runner === undefined ? {} : { scripts: { runner: deps.runner, ...scripts } }),
   });
 }

@@ -21,6 +21,7 @@ import {
 } from '../disclosure/resources.js';
 import { type RouteOptions, type RouteResult, SkillRouter } from '../disclosure/router.js';
 import { SkillhostError } from '../errors.js';
+import type { YamlSource } from '../format/yaml-engine.js';
 import { parseAllowedTools } from '../policy/allowed-tools.js';
 import {
   type ActiveSkillGrants,
@@ -73,6 +74,8 @@ export interface RuntimeParts {
   readonly cache?: CacheStore;
   readonly version?: string;
   readonly keepScans?: boolean;
+  /** The YAML library or its loader, for a frontmatter the fast scanner cannot read. */
+  readonly yaml?: YamlSource;
   readonly scripts?: ScriptSettings;
   readonly approvals?: ApprovalStore;
   readonly confirm?: (question: ApprovalQuestion) => Promise<ApprovalAnswer>;
@@ -113,6 +116,7 @@ export class Runtime implements SkillRuntime {
       ...(parts.cache === undefined ? {} : { cache: parts.cache }),
       ...(parts.version === undefined ? {} : { version: parts.version }),
       ...(parts.keepScans === undefined ? {} : { keepScans: parts.keepScans }),
+      ...(parts.yaml === undefined ? {} : { yaml: parts.yaml }),
     });
     const listing = { ...DEFAULT_LISTING, ...parts.listing };
     this.#session = new SkillSession(this.#registry, {
@@ -433,7 +437,11 @@ export class Runtime implements SkillRuntime {
     name: string,
     options: LoadAgentOptions & { readonly bases: readonly AgentBase[] },
   ): LoadedAgent {
-    return loadAgent(this, this.#parts.fs, options.bases, name, options);
+    const yaml = options.yaml ?? this.#parts.yaml;
+    return loadAgent(this, this.#parts.fs, options.bases, name, {
+      ...options,
+      ...(yaml === undefined ? {} : { yaml }),
+    });
   }
 
   refresh(): RegistryChanges {

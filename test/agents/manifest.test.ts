@@ -1,8 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { isValidAgentName, parseAgentManifest } from '../../src/agents/manifest.js';
+import { isValidAgentName } from '../../src/agents/manifest.js';
 import { resolveModelPlan } from '../../src/agents/models.js';
 import { joinSystemPrompt } from '../../src/agents/prompt.js';
-import '../../src/index.js';
+// Through the public entry, which gives the parser the YAML library.
+import { parseAgentManifest } from '../../src/index.js';
 
 const FILE = 'agents/code-analyst/agent.yaml';
 

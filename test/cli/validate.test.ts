@@ -33,6 +33,21 @@ describe('skillhost validate', () => {
     expect(run.stdout).toBe('Checked 2 skills: all valid\n');
   });
 
+  it('does not search inside a skill directory: a SKILL.md in its sub-folders is no skill', async () => {
+    const root = tempDir();
+    writeSkill(root, 'outer', { 'references/guide.md': '# Guide' });
+    // Invalid on purpose: were it searched for, validation would fail.
+    writeTree(root, { 'outer/examples/Inner/SKILL.md': skillText('name: Inner\ndescription: d') });
+    const run = await runCli(['validate', '--json', root]);
+    expect(run.code).toBe(0);
+    const document = JSON.parse(run.stdout);
+    expect(document.results.map((result: { path: string }) => result.path)).toEqual([
+      join(root, 'outer'),
+    ]);
+    // Named directly, the inner folder is validated like any skill.
+    expect((await runCli(['validate', join(root, 'outer/examples/Inner')])).code).toBe(1);
+  });
+
   it('prints compiler-style diagnostics with an excerpt and a caret, and exits 1', async () => {
     const root = tempDir();
     writeTree(root, { 'demo/SKILL.md': skillText('name: Demo\ndescription: Does it.') });
@@ -264,9 +279,12 @@ describe('skillhost validate and hostile text', () => {
       return { calls, diagnostics: JSON.parse(run.stdout).results[0].diagnostics };
     };
     const one = await validate(1);
+    const capped = await validate(1000);
     const many = await validate(15_000);
-    // The file system does no more work for 15,000 links than for one.
-    expect(many.calls).toEqual(one.calls);
+    // Each link checked is one status call, and no more than 1,000 are checked: the file system
+    // does no more work for 15,000 links than for 1,000.
+    expect(many.calls).toEqual(capped.calls);
+    expect((capped.calls.status ?? 0) - (one.calls.status ?? 0)).toBe(999);
     expect(many.diagnostics.length).toBeLessThanOrEqual(52);
     const messages = many.diagnostics.map((d: { message: string }) => d.message);
     expect(messages).toContainEqual(

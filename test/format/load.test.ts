@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { SkillhostError } from '../../src/errors.js';
-import { loadSkill } from '../../src/format/load.js';
+// Through the public entry, which gives the parser the YAML library.
+import { loadSkill } from '../../src/index.js';
 
 const text = (frontmatter: string, body = '\n# Body\n\nSteps.\n') =>
   `---\n${frontmatter}\n---\n${body}`;

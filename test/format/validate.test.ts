@@ -1,8 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import type { Diagnostic } from '../../src/diagnostics.js';
-import { parseSkill } from '../../src/format/parse.js';
 import { skillProperties } from '../../src/format/properties.js';
 import { validateSkill } from '../../src/format/validate.js';
+// Through the public entry, which gives the parser the YAML library.
+import { parseSkill } from '../../src/index.js';
 
 function check(
   frontmatter: string,

@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { parseYamlFast } from '../../src/format/yaml-fast.js';
 import { parseYamlWithLibrary } from '../../src/format/yaml-library.js';
 import type { FieldLocation, YamlResult } from '../../src/format/yaml-types.js';
+import { yamlLibrary } from '../helpers/yaml.js';
 
 /** Plain JSON-able view of a parse result: data and every location. */
 function view(result: YamlResult) {
@@ -21,7 +22,7 @@ function locationView(location: FieldLocation) {
 function assertAgreesWithLibrary(source: string): boolean {
   const fast = parseYamlFast(source);
   if (fast === undefined) return false;
-  const library = parseYamlWithLibrary(source, 32);
+  const library = parseYamlWithLibrary(source, 32, yamlLibrary);
   expect(library.problems, JSON.stringify(source)).toEqual([]);
   expect(view(fast), JSON.stringify(source)).toEqual(view(library));
   return true;

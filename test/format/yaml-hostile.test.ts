@@ -1,9 +1,9 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import * as yaml from 'yaml';
 import { DEFAULT_READ_LIMITS } from '../../src/format/limits.js';
 import { parseSkill } from '../../src/format/parse.js';
 import { validateSkill } from '../../src/format/validate.js';
-import { registerYamlEngine, type YamlEngine } from '../../src/format/yaml-engine.js';
+import type { YamlEngine } from '../../src/format/yaml-engine.js';
 
 /**
  * The work the parser asks of the YAML library, counted on the library itself: documents parsed,
@@ -38,15 +38,14 @@ const countingEngine: YamlEngine = {
 
 beforeEach(() => {
   Object.assign(work, { documents: 0, visits: 0, conversions: 0 });
-  registerYamlEngine(countingEngine);
-});
-
-afterEach(() => {
-  registerYamlEngine(yaml);
 });
 
 function parse(frontmatter: string) {
-  return parseSkill(`---\n${frontmatter}\n---\nBody\n`, { file: 'x/SKILL.md', directoryName: 'x' });
+  return parseSkill(
+    `---\n${frontmatter}\n---\nBody\n`,
+    { file: 'x/SKILL.md', directoryName: 'x' },
+    { yaml: countingEngine },
+  );
 }
 
 function codes(frontmatter: string): string[] {
@@ -162,9 +161,7 @@ describe('YAML attacks are refused with a code, with bounded work, without a cra
     const small = parseSkill(
       `---\nname: x\ndescription: ${'a'.repeat(200)}\n---\n`,
       { file: 'f' },
-      {
-        limits: { maxFrontmatterBytes: 100 },
-      },
+      { limits: { maxFrontmatterBytes: 100 }, yaml: countingEngine },
     );
     expect(small.diagnostics.map((diagnostic) => diagnostic.code)).toEqual([
       'FRONTMATTER_TOO_LARGE',

@@ -57,3 +57,94 @@ describe('skillhost/node loads the YAML library lazily', () => {
     });
   });
 });
+
+/** Runs the built CLI with a preload that reports, at exit, whether the YAML library was loaded. */
+function cli(
+  args: string[],
+  home: string,
+): { status: number | null; stdout: string; yaml: boolean } {
+  const marker = '__yaml_loaded__';
+  const preload = `data:text/javascript,${encodeURIComponent(`
+    import { createRequire } from 'node:module';
+    const cache = createRequire('/').cache;
+    process.on('exit', () => {
+      const loaded = Object.keys(cache).some((path) => path.includes('/node_modules/yaml/'));
+      process.stderr.write('${marker}' + loaded);
+    });
+  `)}`;
+  const run = spawnSync(
+    process.execPath,
+    ['--import', preload, join(root, 'dist', 'cli', 'bin.js'), ...args],
+    { encoding: 'utf8', env: { ...process.env, SKILLHOST_HOME: home, NO_COLOR: '1' } },
+  );
+  const at = run.stderr.lastIndexOf(marker);
+  if (at === -1) throw new Error(run.stderr);
+  return {
+    status: run.status,
+    stdout: run.stdout,
+    yaml: run.stderr.slice(at + marker.length) === 'true',
+  };
+}
+
+describe('the built CLI loads the YAML library only when a frontmatter needs it', () => {
+  const plain = skillText('name: plain\ndescription: Plain text.');
+  const flow = skillText('name: flow\ndescription: "Quoted: yes"\nmetadata: {a: b}');
+  const commands = (skills: string, agents: string) => ({
+    validate: ['validate', skills],
+    list: ['list', '--json', '--no-default-sources', '--no-cache', '--skills', skills],
+    catalog: ['catalog', '--no-default-sources', '--no-cache', '--skills', skills],
+    'to-prompt': ['to-prompt', skills],
+    'agent list': [
+      'agent',
+      'list',
+      '--json',
+      '--no-default-sources',
+      '--skills',
+      skills,
+      '--agents',
+      agents,
+    ],
+    'agent prompt': [
+      'agent',
+      'prompt',
+      'helper',
+      '--no-default-sources',
+      '--skills',
+      skills,
+      '--agents',
+      agents,
+    ],
+  });
+
+  it('reads plain frontmatter (and agent.yaml) with the fast scanner alone', () => {
+    const home = tempDir();
+    const root = writeTree(tempDir(), {
+      'skills/plain/SKILL.md': plain,
+      'agents/helper/agent.yaml': 'name: helper\ndescription: Helps.\n',
+      'agents/helper/instructions.md': 'Help.\n',
+    });
+    for (const [name, args] of Object.entries(
+      commands(join(root, 'skills'), join(root, 'agents')),
+    )) {
+      const run = cli(args, home);
+      expect([name, run.status, run.yaml]).toEqual([name, 0, false]);
+    }
+  });
+
+  it('loads it in every command that meets a frontmatter the scanner cannot read', () => {
+    const home = tempDir();
+    const root = writeTree(tempDir(), {
+      'skills/flow/SKILL.md': flow,
+      'agents/helper/agent.yaml': 'name: helper\ndescription: "Helps: a lot"\nskills: [flow]\n',
+      'agents/helper/instructions.md': 'Help.\n',
+    });
+    for (const [name, args] of Object.entries(
+      commands(join(root, 'skills'), join(root, 'agents')),
+    )) {
+      const run = cli(args, home);
+      expect([name, run.status, run.yaml], run.stdout).toEqual([name, 0, true]);
+      // The skill was read, not skipped for want of a library.
+      expect(run.stdout, name).not.toContain('YAML_LIBRARY_MISSING');
+    }
+  });
+});

@@ -14,6 +14,7 @@ import {
 } from '../../src/runtime/agents.js';
 import { createSkillRuntime } from '../../src/runtime/create.js';
 import { skillText, tempDir, writeTree } from '../helpers/temp.js';
+import { yamlLibrary } from '../helpers/yaml.js';
 
 const fs = createNodeFileSystem();
 
@@ -161,7 +162,7 @@ describe('loading an agent', () => {
 
   it('carries manifest diagnostics: errors refuse, warnings stay', () => {
     const broken = setup('name: demo\ncontext_budget: -5\n');
-    expect(() => readAgent(fs, broken.bases, 'demo')).toThrow(
+    expect(() => readAgent(fs, broken.bases, 'demo', { yaml: yamlLibrary })).toThrow(
       expect.objectContaining({
         code: 'AGENT_MANIFEST_INVALID',
         diagnostics: [expect.objectContaining({ code: 'AGENT_FIELD_INVALID', line: 2 })],

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { parseSkill } from '../../src/format/parse.js';
 import { validateSkill } from '../../src/format/validate.js';
 import { validatePaths } from '../../src/node/index.js';
-import { validateSkillPaths } from '../../src/registry/validate-paths.js';
+import { validateSkillPaths } from '../../src/skill-files/validate-paths.js';
 import { createMemoryFileSystem, skillFixture } from '../../src/testing/index.js';
 import { tempDir, writeTree } from '../helpers/temp.js';
 

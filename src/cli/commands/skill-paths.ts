@@ -7,6 +7,16 @@ import {
   walkSkillTree,
 } from '../../node/index.js';
 
+/**
+ * How far the commands that take PATHs (validate, to-prompt) search a tree: deeper and wider
+ * than the library's defaults, since the user named the folder. `--max-depth` overrides the depth.
+ */
+export const PATH_WALK = Object.freeze({
+  maxDepth: 8,
+  maxDirectories: 100_000,
+  maxSkills: 1_000_000,
+});
+
 export type ResolvedTarget =
   | { readonly kind: 'skill'; readonly directory: string; readonly skillFileName: string }
   | { readonly kind: 'tree'; readonly directory: string }
@@ -45,11 +55,16 @@ export function skillsInTree(
   directory: string,
 ): Array<{ directory: string; skillFileName: string }> {
   const found: Array<{ directory: string; skillFileName: string }> = [];
-  walkSkillTree(fs, directory, {
-    skill: (skill) =>
-      found.push({ directory: skill.directory, skillFileName: skill.skillFileName }),
-    diagnostic: () => {},
-  });
+  walkSkillTree(
+    fs,
+    directory,
+    {
+      skill: (skill) =>
+        found.push({ directory: skill.directory, skillFileName: skill.skillFileName }),
+      diagnostic: () => {},
+    },
+    PATH_WALK,
+  );
   return found.sort((a, b) => (a.directory < b.directory ? -1 : a.directory > b.directory ? 1 : 0));
 }
 
@@ -60,5 +75,5 @@ export function checkForProperties(
   skillFileName: string,
   options: CheckSkillOptions = {},
 ): SkillCheck {
-  return checkSkillDirectory(fs, { directory, skillFileName, listed: () => true }, options);
+  return checkSkillDirectory(fs, { directory, skillFileName }, { ...options, checkLinks: false });
 }

@@ -3,6 +3,7 @@ import { integerOption, parseArgs, UsageError } from '../args.js';
 import type { CommandContext } from '../command.js';
 import { formatGithubReport, formatJsonReport, formatTextReport } from '../format.js';
 import { createStyle } from '../style.js';
+import { PATH_WALK } from './skill-paths.js';
 
 const formats = new Set(['text', 'json', 'github']);
 
@@ -22,13 +23,13 @@ export function run({ argv, io, deps }: CommandContext): number {
   if (options.json === true && options.format !== undefined && options.format !== 'json') {
     throw new UsageError(`--json contradicts --format ${String(options.format)}`);
   }
-  const maxDepth = integerOption(options['max-depth'], 'max-depth', 8);
+  const maxDepth = integerOption(options['max-depth'], 'max-depth', PATH_WALK.maxDepth);
   const report = validateSkillPaths(
     positionals.map((path) => deps.resolvePath(deps.cwd, path)),
     {
       fs: deps.fs,
       mode: options.lenient === true ? 'lenient' : 'strict',
-      walk: { maxDepth, followSymlinks: options['follow-symlinks'] === true },
+      walk: { ...PATH_WALK, maxDepth, followSymlinks: options['follow-symlinks'] === true },
       // Text and annotations print only skills with findings; keep memory flat on big trees.
       ...(format === 'json' ? {} : { retain: 'with-diagnostics' as const, properties: false }),
     },

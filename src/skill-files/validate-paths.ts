@@ -2,15 +2,19 @@ import type { SkillFileSystem } from '../deps.js';
 import { createDiagnostic, type Diagnostic } from '../diagnostics.js';
 import type { ReadLimits } from '../format/limits.js';
 import type { ValidationMode } from '../format/validate-fields.js';
+import type { YamlSource } from '../format/yaml-engine.js';
 import { baseName, parentPath } from '../paths.js';
-import { checkSkillDirectory, type SkillCheck } from './check-skill.js';
-import { findSkillFileEntry, type WalkOptions, walkSkillTree } from './walk.js';
+import { checkSkillDirectory, type SkillCheck } from './check.js';
+import { findSkillFileEntry } from './skill-file.js';
+import { listFolder, type WalkOptions, walkSkillTree } from './walker.js';
 
 export interface ValidatePathsOptions {
   readonly fs: SkillFileSystem;
   readonly mode?: ValidationMode;
   readonly limits?: Partial<ReadLimits>;
   readonly walk?: WalkOptions;
+  /** The YAML library or its loader, for a frontmatter the fast scanner cannot read. */
+  readonly yaml?: YamlSource;
   /** Called with each skill's verdict as soon as it is known. */
   readonly onResult?: (check: SkillCheck) => void;
   /**
@@ -56,7 +60,8 @@ function failedPath(
 
 /**
  * Validates every skill found under the given absolute paths. A path may be a skill directory,
- * a SKILL.md file, or a folder holding skill directories at any depth within the walk limits.
+ * a SKILL.md file, or a folder holding skill directories at any depth within the walk limits
+ * (a skill directory's own sub-folders are its resources: no skill is searched for in them).
  */
 export function validateSkillPaths(
   paths: readonly string[],
@@ -67,6 +72,7 @@ export function validateSkillPaths(
     ...(options.mode === undefined ? {} : { mode: options.mode }),
     ...(options.limits === undefined ? {} : { limits: options.limits }),
     ...(options.properties === undefined ? {} : { properties: options.properties }),
+    ...(options.yaml === undefined ? {} : { yaml: options.yaml }),
   };
   const retainAll = (options.retain ?? 'all') === 'all';
   const seen = new Set<string>();
@@ -115,13 +121,8 @@ export function validateSkillPaths(
       );
       continue;
     }
-    const listing = fs.listDirectory(path);
-    if (!listing.ok) {
-      unreadablePaths = true;
-      record(failedPath(path, 'PATH_UNREADABLE', `Directory cannot be listed: ${listing.message}`));
-      continue;
-    }
     let found = 0;
+    let rootUnreadable: string | undefined;
     walkSkillTree(
       fs,
       path,
@@ -131,9 +132,21 @@ export function validateSkillPaths(
           record(checkSkillDirectory(fs, skill, checkOptions));
         },
         diagnostic: (diagnostic) => diagnostics.push(diagnostic),
+        list: (directory, skipNames) => {
+          const listing = listFolder(fs, directory, skipNames);
+          // The PATH itself cannot be read: that is the path's verdict, not a finding of the walk.
+          if (directory !== path || !('problem' in listing)) return listing;
+          rootUnreadable = listing.problem;
+          return undefined;
+        },
       },
       options.walk,
     );
+    if (rootUnreadable !== undefined) {
+      unreadablePaths = true;
+      record(failedPath(path, 'PATH_UNREADABLE', `Directory cannot be listed: ${rootUnreadable}`));
+      continue;
+    }
     if (found === 0) {
       record(
         failedPath(

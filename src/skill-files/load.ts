@@ -1,18 +1,13 @@
 import type { SkillFileSystem } from '../deps.js';
-import {
-  compareDiagnostics,
-  createDiagnostic,
-  type Diagnostic,
-  hasErrors,
-} from '../diagnostics.js';
+import { createDiagnostic, type Diagnostic } from '../diagnostics.js';
 import { SkillhostError } from '../errors.js';
-import { checkBody } from '../format/body.js';
-import { DEFAULT_READ_LIMITS, type ReadLimits } from '../format/limits.js';
+import type { ReadLimits } from '../format/limits.js';
 import { type LoadedSkill, type LoadLevel, toSkillMetadata } from '../format/load.js';
-import { checkFrontmatterFields, type ValidationMode } from '../format/validate-fields.js';
+import type { ValidationMode } from '../format/validate-fields.js';
+import type { YamlSource } from '../format/yaml-engine.js';
 import { joinPath } from '../paths.js';
-import { lowercaseSkillFileWarning, parseSkillFileRead } from './skill-file.js';
-import { findSkillFileEntry } from './walk.js';
+import { readSkillFile } from './reader.js';
+import { findSkillFileEntry } from './skill-file.js';
 
 export interface ReadSkillOptions {
   /** `metadata` reads only as far as the frontmatter; `full` reads the body too (default). */
@@ -20,6 +15,8 @@ export interface ReadSkillOptions {
   /** Lenient by default, as runtime loading should be. */
   readonly mode?: ValidationMode;
   readonly limits?: Partial<ReadLimits>;
+  /** The YAML library or its loader, for a frontmatter the fast scanner cannot read. */
+  readonly yaml?: YamlSource;
 }
 
 export interface ReadSkillResult {
@@ -29,17 +26,15 @@ export interface ReadSkillResult {
 }
 
 /**
- * Reads one skill directory from a file system at either granularity. At the `metadata` level
- * only the head of SKILL.md is read: the body never enters memory.
+ * Reads one skill directory from a file system at either granularity (the reader, lenient by
+ * default). At the `metadata` level only the head of SKILL.md is read: the body never enters memory.
  */
 export function readSkillDirectory(
   fs: SkillFileSystem,
   directory: string,
   options: ReadSkillOptions = {},
 ): ReadSkillResult {
-  const limits = { ...DEFAULT_READ_LIMITS, ...options.limits };
   const level = options.level ?? 'full';
-  const mode = options.mode ?? 'lenient';
   const listing = fs.listDirectory(directory);
   if (!listing.ok) {
     const code = listing.problem === 'missing' ? 'PATH_NOT_FOUND' : 'PATH_UNREADABLE';
@@ -51,39 +46,32 @@ export function readSkillDirectory(
     };
   }
   const entry = findSkillFileEntry(listing.entries);
-  const file = joinPath(directory, entry?.name ?? 'SKILL.md');
   if (entry === undefined) {
     return {
       skill: undefined,
       diagnostics: [
-        createDiagnostic('SKILL_FILE_MISSING', 'error', 'The directory has no SKILL.md', file),
+        createDiagnostic(
+          'SKILL_FILE_MISSING',
+          'error',
+          'The directory has no SKILL.md',
+          joinPath(directory, 'SKILL.md'),
+        ),
       ],
     };
   }
-  const diagnostics: Diagnostic[] = [];
-  const lowercase = lowercaseSkillFileWarning(entry.name, file);
-  if (lowercase !== undefined) diagnostics.push(lowercase);
-  const headBytes = limits.maxFrontmatterBytes + 8192;
-  const partialRead = level === 'metadata' && headBytes < limits.maxSkillFileBytes;
-  const read = fs.readFileWithin(directory, entry.name, {
-    maxBytes: partialRead ? headBytes : limits.maxSkillFileBytes,
-    allowPartial: partialRead,
-    knownKind: entry.kind,
-  });
-  const parsed = parseSkillFileRead(read, entry.name, file, directory, limits, diagnostics);
-  if (parsed === undefined) return { skill: undefined, diagnostics };
-  diagnostics.push(...checkFrontmatterFields(parsed, { mode }));
-  if (level === 'full') {
-    diagnostics.push(
-      ...checkBody(parsed, {
-        fileExists: (relativePath) =>
-          fs.status(joinPath(directory, relativePath), false) !== undefined,
-      }),
-    );
-  }
-  diagnostics.sort(compareDiagnostics);
-  const metadata = toSkillMetadata(parsed);
-  if (hasErrors(diagnostics) || metadata === undefined) return { skill: undefined, diagnostics };
+  const reading = readSkillFile(
+    fs,
+    { directory, skillFileName: entry.name, skillFileKind: entry.kind },
+    {
+      level,
+      mode: options.mode ?? 'lenient',
+      ...(options.limits === undefined ? {} : { limits: options.limits }),
+      ...(options.yaml === undefined ? {} : { yaml: options.yaml }),
+    },
+  );
+  const { file, parsed, diagnostics } = reading;
+  const metadata = parsed === undefined || !reading.valid ? undefined : toSkillMetadata(parsed);
+  if (parsed === undefined || metadata === undefined) return { skill: undefined, diagnostics };
   const skill: LoadedSkill =
     level === 'full'
       ? { file, metadata, body: (parsed.body ?? '').trim(), diagnostics }

@@ -3,7 +3,12 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Diagnostic } from '../../src/diagnostics.js';
 import { createNodeFileSystem } from '../../src/node/fs.js';
-import { type WalkOptions, walkSkillTree } from '../../src/registry/walk.js';
+import {
+  listFolder,
+  WALK_DEFAULTS,
+  type WalkOptions,
+  walkSkillTree,
+} from '../../src/skill-files/walker.js';
 import { tempDir, writeSkill, writeTree } from '../helpers/temp.js';
 
 const fs = createNodeFileSystem();
@@ -21,21 +26,16 @@ function walk(root: string, options: WalkOptions = {}) {
 }
 
 describe('walkSkillTree', () => {
-  it('finds skills at any depth, skips .git and node_modules, nested skills included', () => {
+  it('finds skills at any depth, skips .git and node_modules, never searches inside a skill', () => {
     const root = tempDir();
     writeSkill(root, 'b-skill');
     writeSkill(join(root, 'group'), 'a-skill');
     writeSkill(join(root, 'node_modules'), 'hidden');
     writeSkill(join(root, '.git'), 'hidden-too');
+    // A skill's sub-folders are its resources: a SKILL.md in one is not another skill.
     writeSkill(join(root, 'b-skill', 'nested'), 'inner');
     const { skills } = walk(root);
-    expect([...skills].sort()).toEqual(
-      [
-        join(root, 'b-skill'),
-        join(root, 'b-skill/nested/inner'),
-        join(root, 'group/a-skill'),
-      ].sort(),
-    );
+    expect([...skills].sort()).toEqual([join(root, 'b-skill'), join(root, 'group/a-skill')]);
   });
 
   it('treats a directory with an entry named SKILL.md of any type as a skill', () => {
@@ -54,12 +54,22 @@ describe('walkSkillTree', () => {
     expect(result.codes).toEqual(['WALK_DEPTH_LIMIT']);
   });
 
-  it('stops at the directory limit and says so', () => {
+  it('stops at the folder limit and says so; skill directories do not count', () => {
     const root = tempDir();
     for (let index = 0; index < 10; index += 1) writeSkill(root, `s${index}`);
+    expect(walk(root, { maxDirectories: 1 }).skills).toHaveLength(10);
+    for (let index = 0; index < 10; index += 1) writeSkill(join(root, `group${index}`), 'x');
     const result = walk(root, { maxDirectories: 4 });
-    expect(result.skills.length).toBeLessThan(10);
-    expect(result.codes).toContain('WALK_DIRECTORY_LIMIT');
+    expect(result.skills.length).toBeLessThan(20);
+    expect(result.codes).toEqual(['WALK_DIRECTORY_LIMIT']);
+  });
+
+  it('stops at the skill limit and says so', () => {
+    const root = tempDir();
+    for (let index = 0; index < 10; index += 1) writeSkill(root, `s${index}`);
+    const result = walk(root, { maxSkills: 3 });
+    expect(result.skills).toHaveLength(3);
+    expect(result.codes).toEqual(['WALK_SKILL_LIMIT']);
   });
 
   it('follows a linked skill directory but never into a loop', () => {
@@ -82,14 +92,49 @@ describe('walkSkillTree', () => {
     ]);
   });
 
-  it('answers link checks from its listings', () => {
+  it('lists a skill directory once and none of its sub-folders', () => {
     const root = tempDir();
-    writeSkill(root, 'demo', { 'references/guide.md': 'g' });
-    let listed: ((path: string) => boolean | undefined) | undefined;
-    walkSkillTree(fs, root, { skill: (found) => (listed = found.listed), diagnostic: () => {} });
-    expect(listed?.('references/guide.md')).toBe(true);
-    expect(listed?.('references/other.md')).toBe(false);
-    expect(listed?.('assets/x.png')).toBeUndefined();
+    writeSkill(root, 'demo', { 'references/guide.md': 'g', 'scripts/run.sh': 'echo' });
+    const listed: string[] = [];
+    const counting = {
+      ...fs,
+      listDirectory: (path: string) => {
+        listed.push(path);
+        return fs.listDirectory(path);
+      },
+    };
+    walkSkillTree(counting, root, { skill: () => {}, diagnostic: () => {} });
+    expect(listed).toEqual([root, join(root, 'demo')]);
+  });
+
+  it('lets a caller reuse what it knows: known skills and its own listings', () => {
+    const root = tempDir();
+    writeSkill(root, 'known');
+    writeSkill(root, 'fresh');
+    const found: string[] = [];
+    const asked: string[] = [];
+    const result = walkSkillTree(fs, root, {
+      skill: (skill) => found.push(skill.directory),
+      diagnostic: () => {},
+      knownSkill: (directory) => directory === join(root, 'known'),
+      list: (directory, skipNames) => {
+        asked.push(directory);
+        return listFolder(fs, directory, skipNames);
+      },
+    });
+    expect(found).toEqual([join(root, 'fresh')]);
+    expect(asked).toEqual([root, join(root, 'fresh')]);
+    expect(result).toEqual({ skills: 2, directories: 1 });
+  });
+
+  it('has one table of defaults', () => {
+    expect(WALK_DEFAULTS).toMatchObject({
+      maxDepth: 6,
+      maxDirectories: 2000,
+      maxSkills: 50_000,
+      followSymlinks: false,
+    });
+    expect([...WALK_DEFAULTS.skipNames].sort()).toEqual(['.git', 'node_modules']);
   });
 
   it('visits in sorted order', () => {

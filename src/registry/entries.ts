@@ -1,0 +1,341 @@
+import { compareDiagnostics, createDiagnostic, type Diagnostic } from '../diagnostics.js';
+import type { SkillMetadata } from '../format/load.js';
+import { isAsciiName } from '../format/unicode.js';
+import { baseName, joinPath } from '../paths.js';
+import type { SkillRecord } from './discover.js';
+import type { FileIdentity } from './identity.js';
+import { flagConfusable } from './names.js';
+import type { SkillSource, SourceKind } from './sources.js';
+
+/**
+ * `active`: usable and the winner for its name. `shadowed`: usable, but a copy with higher
+ * precedence has the same name. `skipped`: has errors, never offered. `untrusted`: in a project
+ * folder that is not trusted yet, never offered.
+ */
+export type SkillStatus = 'active' | 'shadowed' | 'skipped' | 'untrusted';
+
+export interface RegistryEntry {
+  /** The skill's name, or its directory name when the name cannot be read. */
+  readonly name: string;
+  /** `name@source-id`: addresses this copy even when it is shadowed. */
+  readonly address: string;
+  readonly source: SkillSource;
+  readonly directory: string;
+  readonly realDirectory: string;
+  /** Absolute path of the SKILL.md. */
+  readonly skillFile: string;
+  readonly status: SkillStatus;
+  readonly metadata: SkillMetadata | undefined;
+  readonly diagnostics: readonly Diagnostic[];
+  /** For a shadowed copy: the address of the active one. */
+  readonly shadowedBy?: string;
+  /** For a shadowed copy: true when its content equals the active copy's (collapsed, not a conflict). */
+  readonly identical?: boolean;
+  readonly identity: FileIdentity | undefined;
+  /** Hard links to the skill file. */
+  readonly links: number;
+}
+
+/** A skill found in a source: what the collision rules work on. */
+export interface Candidate {
+  readonly record: SkillRecord;
+  readonly source: SkillSource;
+}
+
+/** A copy of a skill, as the identical-copies question sees it. */
+export interface SkillCopy {
+  readonly directory: string;
+  readonly skillFile: string;
+}
+
+export interface EntryRules {
+  /** The registry's sources in order: among sources of one kind, the earlier wins. */
+  readonly sources: readonly SkillSource[];
+  /** Kinds of source, highest precedence first. */
+  readonly precedence: readonly SourceKind[];
+  /**
+   * Whether a shadowed copy has the same content as the winner (asked only when their real
+   * directories differ; the registry compares content hashes).
+   */
+  readonly identical: (winner: SkillCopy, copy: SkillCopy) => boolean;
+}
+
+/**
+ * What a name group was built from, and into. Most names have one skill: that case holds the
+ * three objects directly, without arrays, since a registry keeps one group per name.
+ */
+export type NameGroup =
+  | {
+      readonly record: SkillRecord;
+      readonly source: SkillSource;
+      readonly entry: RegistryEntry;
+      /** Index of the group's first entry in the entry list. */
+      readonly start: number;
+    }
+  | {
+      readonly records: readonly SkillRecord[];
+      readonly sources: readonly SkillSource[];
+      readonly entries: readonly RegistryEntry[];
+      readonly start: number;
+    };
+
+/** The registry's entries and the indexes over them. */
+export interface EntryTable {
+  /** Every copy of every skill, sorted by name, then precedence. */
+  readonly entries: RegistryEntry[];
+  readonly byAddress: Map<string, RegistryEntry>;
+  /** The active copy of each name, in name order. */
+  readonly active: Map<string, RegistryEntry>;
+  /** The name groups, kept so that a later build can reuse the unchanged ones. */
+  readonly groups: Map<string, NameGroup>;
+  /** Whether any active name is non-ASCII (then a look-alike check could change). */
+  readonly foreignNames: boolean;
+}
+
+/** A candidate with what sorting needs: its name, its source's rank, and a name mismatch. */
+export interface RankedCandidate extends Candidate {
+  readonly name: string;
+  readonly rank: number;
+  /** 1 when the directory name differs from the skill name. */
+  readonly mismatch: number;
+}
+
+/** The records a group was built from, in precedence order. */
+export function groupRecords(group: NameGroup): readonly SkillRecord[] {
+  return 'record' in group ? [group.record] : group.records;
+}
+
+/** The source of each of the group's records. */
+export function groupSources(group: NameGroup): readonly SkillSource[] {
+  return 'source' in group ? [group.source] : group.sources;
+}
+
+/** The entries the group was built into. */
+export function groupEntries(group: NameGroup): readonly RegistryEntry[] {
+  return 'entry' in group ? [group.entry] : group.entries;
+}
+
+/** A group of records, their sources and entries, starting at `start` in the entry list. */
+export function makeGroup(
+  records: readonly SkillRecord[],
+  sources: readonly SkillSource[],
+  entries: readonly RegistryEntry[],
+  start: number,
+): NameGroup {
+  return records.length === 1 && entries.length === 1
+    ? {
+        record: records[0] as SkillRecord,
+        source: sources[0] as SkillSource,
+        entry: entries[0] as RegistryEntry,
+        start,
+      }
+    : { records, sources, entries, start };
+}
+
+/** True when a group was built from exactly these candidates, in this order. */
+function sameMembers(group: NameGroup, candidates: readonly Candidate[]): boolean {
+  if ('record' in group) {
+    const only = candidates[0];
+    return (
+      candidates.length === 1 &&
+      only !== undefined &&
+      group.record === only.record &&
+      group.source === only.source
+    );
+  }
+  return (
+    group.records.length === candidates.length &&
+    group.records.every(
+      (record, index) =>
+        record === candidates[index]?.record && group.sources[index] === candidates[index]?.source,
+    )
+  );
+}
+
+function byText(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+/** The name a record is known by: its skill name, or its directory's when the name is unusable. */
+export function recordName(record: SkillRecord): string {
+  return record.metadata?.name ?? baseName(record.directory);
+}
+
+/** Ranks sources for the collision rules: lower wins (kind precedence, then source order). */
+export function sourceRanker(rules: EntryRules): (source: SkillSource) => number {
+  const ranks = new Map<SkillSource, number>();
+  return (source) => {
+    let rank = ranks.get(source);
+    if (rank === undefined) {
+      const kindRank = rules.precedence.indexOf(source.kind);
+      const order = rules.sources.indexOf(source);
+      rank = (kindRank === -1 ? rules.precedence.length : kindRank) * 10_000 + order;
+      ranks.set(source, rank);
+    }
+    return rank;
+  };
+}
+
+/** A candidate ready for sorting within its name group. */
+export function rankCandidate(
+  candidate: Candidate,
+  name: string,
+  rank: (source: SkillSource) => number,
+): RankedCandidate {
+  return {
+    record: candidate.record,
+    source: candidate.source,
+    name,
+    rank: rank(candidate.source),
+    mismatch: baseName(candidate.record.directory) === name ? 0 : 1,
+  };
+}
+
+/**
+ * The entries of one name group, its candidates sorted by precedence: the first usable copy of
+ * an enabled source is active, later usable copies are shadowed (collapsed into it when
+ * identical), unusable ones skipped, those of a disabled source untrusted.
+ */
+export function buildGroup(
+  group: readonly RankedCandidate[],
+  identical: EntryRules['identical'],
+): RegistryEntry[] {
+  const entries: RegistryEntry[] = [];
+  const addresses = new Set<string>();
+  const seenReal = new Set<string>();
+  let winner: RegistryEntry | undefined;
+  for (const { record, source, name } of group) {
+    const diagnostics = [...record.diagnostics];
+    let address = `${name}@${source.id}`;
+    for (let index = 2; addresses.has(address); index += 1)
+      address = `${name}@${source.id}#${index}`;
+    addresses.add(address);
+    const skillFile = joinPath(record.directory, record.skillFileName);
+    let status: SkillStatus;
+    let shadowedBy: string | undefined;
+    let same: boolean | undefined;
+    if (record.metadata === undefined) status = 'skipped';
+    else if (!source.enabled) status = 'untrusted';
+    else if (winner === undefined) status = 'active';
+    else {
+      status = 'shadowed';
+      shadowedBy = winner.address;
+      same =
+        seenReal.has(record.realDirectory) ||
+        identical(winner, { directory: record.directory, skillFile });
+      diagnostics.push(
+        same
+          ? createDiagnostic(
+              'SKILL_DUPLICATE',
+              'info',
+              `Identical copy of ${winner.address} (${winner.directory}); collapsed into it`,
+              skillFile,
+            )
+          : createDiagnostic(
+              'SKILL_SHADOWED',
+              'warning',
+              `Shadowed by ${winner.address} (${winner.directory}), which takes precedence`,
+              skillFile,
+            ),
+      );
+    }
+    const entry: RegistryEntry = {
+      name,
+      address,
+      source,
+      directory: record.directory,
+      realDirectory: record.realDirectory,
+      skillFile,
+      status,
+      metadata: record.metadata,
+      diagnostics: diagnostics.length > 1 ? diagnostics.sort(compareDiagnostics) : diagnostics,
+      ...(shadowedBy === undefined ? {} : { shadowedBy }),
+      ...(same === undefined ? {} : { identical: same }),
+      identity: record.identity,
+      links: record.links,
+    };
+    entries.push(entry);
+    if (status === 'active') winner = entry;
+    seenReal.add(record.realDirectory);
+  }
+  return entries;
+}
+
+/**
+ * The registry's entries from the skills found in its sources (pure: no file system). Skills are
+ * grouped by name; within a name, the source kind's precedence decides, then the source's order,
+ * then a copy whose directory matches its name, then the directory. Look-alike active names get
+ * a warning. A group of `previous` whose members are the very same objects keeps its entries, so
+ * a rebuild after one change rebuilds one group, not ten thousand.
+ */
+export function resolveEntries(
+  candidates: Iterable<Candidate>,
+  rules: EntryRules,
+  previous: ReadonlyMap<string, NameGroup> = new Map(),
+  /** Keep the name groups for later rebuilds (a one-shot registry does not). */
+  keepGroups = true,
+): EntryTable {
+  const rank = sourceRanker(rules);
+  const groups = new Map<string, RankedCandidate[]>();
+  for (const candidate of candidates) {
+    const name = recordName(candidate.record);
+    const ranked = rankCandidate(candidate, name, rank);
+    const group = groups.get(name);
+    if (group === undefined) groups.set(name, [ranked]);
+    else group.push(ranked);
+  }
+  const entries: RegistryEntry[] = [];
+  const byAddress = new Map<string, RegistryEntry>();
+  const active = new Map<string, RegistryEntry>();
+  const built = new Map<string, NameGroup>();
+  for (const name of [...groups.keys()].sort(byText)) {
+    const group = groups.get(name) as RankedCandidate[];
+    if (group.length > 1) {
+      group.sort(
+        (a, b) =>
+          a.rank - b.rank ||
+          a.mismatch - b.mismatch ||
+          byText(a.record.directory, b.record.directory),
+      );
+    }
+    const before = previous.get(name);
+    const start = entries.length;
+    let members: readonly RegistryEntry[];
+    if (before !== undefined && sameMembers(before, group)) {
+      members = groupEntries(before);
+      if (keepGroups) built.set(name, before.start === start ? before : { ...before, start });
+    } else {
+      members = buildGroup(group, rules.identical);
+      if (keepGroups) {
+        built.set(
+          name,
+          makeGroup(
+            group.map((candidate) => candidate.record),
+            group.map((candidate) => candidate.source),
+            members,
+            start,
+          ),
+        );
+      }
+    }
+    for (const entry of members) {
+      entries.push(entry);
+      byAddress.set(entry.address, entry);
+      if (entry.status === 'active') active.set(entry.name, entry);
+    }
+  }
+  const foreignNames = [...active.keys()].some((name) => !isAsciiName(name));
+  if (foreignNames) flagConfusable(active, entries, byAddress);
+  return { entries, byAddress, active, groups: built, foreignNames };
+}
+
+/** The table of a registry with no skills. */
+export function emptyEntryTable(): EntryTable {
+  return {
+    entries: [],
+    byAddress: new Map(),
+    active: new Map(),
+    groups: new Map(),
+    foreignNames: false,
+  };
+}

@@ -1,0 +1,58 @@
+import type { SkillMetadata } from '../format/load.js';
+
+const MAX_INTERNED = 20_000;
+const MAX_SIGNATURE = 512;
+const noMetadata: Readonly<Record<string, string>> = Object.freeze(Object.create(null));
+
+/**
+ * Short strings that recur across skills (licences, metadata keys and common values, file
+ * names) kept once: a registry of ten thousand skills holds one "Apache-2.0", not ten thousand.
+ * Each registry owns one table (two registries never share state); it is bounded, so hostile
+ * input cannot grow it without limit.
+ */
+export class StringTable {
+  readonly #strings = new Map<string, string>();
+  readonly #maps = new Map<string, Readonly<Record<string, string>>>();
+
+  /** The kept copy of a short string (the string itself the first time, or when full). */
+  intern(value: string): string {
+    if (value.length > 64) return value;
+    const known = this.#strings.get(value);
+    if (known !== undefined) return known;
+    if (this.#strings.size < MAX_INTERNED) this.#strings.set(value, value);
+    return value;
+  }
+
+  /** Metadata with its recurring strings kept once, and equal metadata maps shared. */
+  compactMetadata(metadata: SkillMetadata | undefined): SkillMetadata | undefined {
+    if (metadata === undefined) return undefined;
+    const keys = Object.keys(metadata.metadata);
+    let entries = noMetadata;
+    if (keys.length > 0) {
+      // Skills of one collection often carry the same metadata: equal maps are kept once.
+      const signature = JSON.stringify(keys.map((key) => [key, metadata.metadata[key]]));
+      const shareable = signature.length <= MAX_SIGNATURE;
+      const known = shareable ? this.#maps.get(signature) : undefined;
+      if (known !== undefined) entries = known;
+      else {
+        const compact: Record<string, string> = Object.create(null);
+        for (const key of keys)
+          compact[this.intern(key)] = this.intern(metadata.metadata[key] as string);
+        entries = Object.freeze(compact);
+        if (shareable && this.#maps.size < MAX_INTERNED) this.#maps.set(signature, entries);
+      }
+    }
+    return {
+      name: metadata.name,
+      description: metadata.description,
+      ...(metadata.license === undefined ? {} : { license: this.intern(metadata.license) }),
+      ...(metadata.compatibility === undefined
+        ? {}
+        : { compatibility: this.intern(metadata.compatibility) }),
+      ...(metadata.allowedTools === undefined
+        ? {}
+        : { allowedTools: this.intern(metadata.allowedTools) }),
+      metadata: entries,
+    };
+  }
+}

@@ -1,0 +1,184 @@
+import { describe, expect, it } from 'vitest';
+import type { Diagnostic } from '../../src/diagnostics.js';
+import type { SkillRecord } from '../../src/registry/discover.js';
+import {
+  type Candidate,
+  type EntryRules,
+  type RegistryEntry,
+  resolveEntries,
+} from '../../src/registry/entries.js';
+import { diffEntries, patchEntries } from '../../src/registry/refresh.js';
+import type { SkillSource, SourceKind } from '../../src/registry/sources.js';
+
+// Everything here is plain objects: the collision rules need no file system.
+
+function source(id: string, kind: SourceKind, enabled = true): SkillSource {
+  return { id, kind, root: `/${id}`, trust: enabled ? 'trusted' : 'untrusted', enabled };
+}
+
+function record(
+  directory: string,
+  name: string | undefined,
+  options: { real?: string; inode?: number; diagnostics?: Diagnostic[] } = {},
+): SkillRecord {
+  return {
+    directory,
+    realDirectory: options.real ?? directory,
+    skillFileName: 'SKILL.md',
+    identity: { device: 1, inode: options.inode ?? 1, size: 10, mtimeMs: 1, ctimeMs: 1 },
+    links: 1,
+    metadata:
+      name === undefined ? undefined : { name, description: `${name} things`, metadata: {} },
+    diagnostics: options.diagnostics ?? [],
+  };
+}
+
+const user = source('user', 'user');
+const project = source('project', 'project');
+const explicit = source('mine', 'explicit');
+const untrusted = source('theirs', 'project', false);
+const sources = [user, project, explicit, untrusted];
+
+function rules(identical: EntryRules['identical'] = () => false): EntryRules {
+  return { sources, precedence: ['explicit', 'project', 'user', 'external'], identical };
+}
+
+function summary(entries: readonly RegistryEntry[]) {
+  return entries.map((entry) => [entry.address, entry.status, entry.shadowedBy ?? null]);
+}
+
+describe('resolveEntries: candidates and precedence to entries', () => {
+  it('orders by precedence: the kind first, then the source order; the rest are shadowed', () => {
+    const candidates: Candidate[] = [
+      { record: record('/user/pdf', 'pdf'), source: user },
+      { record: record('/mine/pdf', 'pdf'), source: explicit },
+      { record: record('/project/pdf', 'pdf'), source: project },
+      { record: record('/user/csv', 'csv'), source: user },
+    ];
+    const table = resolveEntries(candidates, rules());
+    expect(summary(table.entries)).toEqual([
+      ['csv@user', 'active', null],
+      ['pdf@mine', 'active', null],
+      ['pdf@project', 'shadowed', 'pdf@mine'],
+      ['pdf@user', 'shadowed', 'pdf@mine'],
+    ]);
+    expect([...table.active.keys()]).toEqual(['csv', 'pdf']);
+    expect(table.byAddress.get('pdf@user')?.diagnostics.map((d) => d.code)).toEqual([
+      'SKILL_SHADOWED',
+    ]);
+  });
+
+  it('collapses identical copies: the same real directory, or equal content', () => {
+    const asked: string[] = [];
+    const identical: EntryRules['identical'] = (winner, copy) => {
+      asked.push(`${winner.skillFile} ${copy.skillFile}`);
+      return copy.directory === '/user/pdf';
+    };
+    const table = resolveEntries(
+      [
+        { record: record('/mine/pdf', 'pdf'), source: explicit },
+        { record: record('/project/pdf', 'pdf', { real: '/mine/pdf' }), source: project },
+        { record: record('/user/pdf', 'pdf'), source: user },
+      ],
+      rules(identical),
+    );
+    expect(table.entries.map((entry) => [entry.address, entry.identical])).toEqual([
+      ['pdf@mine', undefined],
+      ['pdf@project', true],
+      ['pdf@user', true],
+    ]);
+    expect(table.entries[1]?.diagnostics.map((d) => [d.code, d.severity])).toEqual([
+      ['SKILL_DUPLICATE', 'info'],
+    ]);
+    // Only the copy with another real directory needed its content compared.
+    expect(asked).toEqual(['/mine/pdf/SKILL.md /user/pdf/SKILL.md']);
+  });
+
+  it('never lets an unusable or untrusted copy win; it keeps its own status', () => {
+    const table = resolveEntries(
+      [
+        { record: record('/mine/pdf', undefined), source: explicit },
+        { record: record('/theirs/pdf', 'pdf'), source: untrusted },
+        { record: record('/user/pdf', 'pdf'), source: user },
+      ],
+      rules(),
+    );
+    expect(summary(table.entries)).toEqual([
+      ['pdf@mine', 'skipped', null],
+      ['pdf@theirs', 'untrusted', null],
+      ['pdf@user', 'active', null],
+    ]);
+  });
+
+  it('prefers, within one source, the copy whose directory matches its name; numbers the rest', () => {
+    const table = resolveEntries(
+      [
+        { record: record('/user/a-copy', 'pdf'), source: user },
+        { record: record('/user/pdf', 'pdf'), source: user },
+        { record: record('/user/b-copy', 'pdf'), source: user },
+      ],
+      rules(),
+    );
+    expect(summary(table.entries)).toEqual([
+      ['pdf@user', 'active', null],
+      ['pdf@user#2', 'shadowed', 'pdf@user'],
+      ['pdf@user#3', 'shadowed', 'pdf@user'],
+    ]);
+    expect(table.entries[1]?.directory).toBe('/user/a-copy');
+  });
+
+  it('flags look-alike active names, not the plain original', () => {
+    const table = resolveEntries(
+      [
+        { record: record('/user/pdf', 'pdf'), source: user },
+        { record: record('/mine/рdf', 'рdf'), source: explicit },
+      ],
+      rules(),
+    );
+    expect(table.foreignNames).toBe(true);
+    expect(table.active.get('рdf')?.diagnostics.map((d) => d.code)).toEqual(['NAME_CONFUSABLE']);
+    expect(table.active.get('pdf')?.diagnostics).toEqual([]);
+  });
+
+  it('keeps the entries of a group whose members are the very same objects', () => {
+    const pdf = { record: record('/user/pdf', 'pdf'), source: user };
+    const csv = { record: record('/user/csv', 'csv'), source: user };
+    const first = resolveEntries([pdf, csv], rules());
+    const csvAgain = { record: record('/user/csv', 'csv', { inode: 2 }), source: user };
+    const second = resolveEntries([pdf, csvAgain], rules(), first.groups);
+    expect(second.active.get('pdf')).toBe(first.active.get('pdf'));
+    expect(second.active.get('csv')).not.toBe(first.active.get('csv'));
+    expect(diffEntries(first.entries, second.entries)).toEqual({
+      added: [],
+      removed: [],
+      changed: [second.active.get('csv')],
+    });
+  });
+});
+
+describe('patchEntries: one changed file rebuilds one group', () => {
+  it('rebuilds only the group of a re-read record, and says what changed', () => {
+    const pdf = record('/user/pdf', 'pdf');
+    const csv = record('/user/csv', 'csv');
+    const table = resolveEntries(
+      [
+        { record: pdf, source: user },
+        { record: csv, source: user },
+      ],
+      rules(),
+    );
+    const untouched = table.active.get('csv');
+    const after = record('/user/pdf', 'pdf', { inode: 9 });
+    const patched = patchEntries(table, [{ before: pdf, after }], rules());
+    expect(patched?.changes.changed.map((entry) => entry.identity?.inode)).toEqual([9]);
+    expect(patched?.table.active.get('csv')).toBe(untouched);
+    expect(patched?.table.entries.map((entry) => entry.address)).toEqual(['csv@user', 'pdf@user']);
+  });
+
+  it('refuses when a name changed: the caller rebuilds everything', () => {
+    const pdf = record('/user/pdf', 'pdf');
+    const table = resolveEntries([{ record: pdf, source: user }], rules());
+    const renamed = record('/user/pdf', 'pdf-tools');
+    expect(patchEntries(table, [{ before: pdf, after: renamed }], rules())).toBeUndefined();
+  });
+});
