@@ -2,7 +2,9 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'no
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { loadTokenCounter, renderCatalog, SkillRegistry } from '../dist/index.js';
+import * as yaml from 'yaml';
+import { loadTokenCounter, renderCatalog } from '../dist/index.js';
+import { SkillRegistry } from '../dist/internal.js';
 import { createNodeFileSystem, sha256 } from '../dist/node/index.js';
 import { measuredRun, median, option } from './common.mjs';
 import { generateTree } from './generate.mjs';
@@ -55,6 +57,7 @@ const fs = createNodeFileSystem();
 const registry = SkillRegistry.open({
   fs,
   hash: sha256,
+  yaml,
   sources: [{ id: 'bench', kind: 'explicit', root: tree, trust: 'trusted', enabled: true }],
   discovery: { maxDirectories: 1_000_000 },
 });
@@ -97,6 +100,7 @@ if (existsSync(corpus)) {
   const corpusRegistry = SkillRegistry.open({
     fs,
     hash: sha256,
+    yaml,
     sources: [{ id: 'corpus', kind: 'explicit', root: corpus, trust: 'trusted', enabled: true }],
     discovery: { maxDirectories: 1_000_000, maxDepth: 8 },
   });

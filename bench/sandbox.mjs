@@ -19,7 +19,8 @@ import {
 } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { AuditTrail, CANONICAL_TOOLS, createSkillRuntime, MemoryAuditSink } from '../dist/index.js';
+import { CANONICAL_TOOLS, createSkillRuntime, MemoryAuditSink } from '../dist/index.js';
+import { AuditTrail } from '../dist/internal.js';
 import {
   createJsonlAuditSink,
   createNodeFileSystem,

@@ -10,7 +10,8 @@ import * as yaml from 'yaml';
 import { splitFrontmatter } from '../dist/format/frontmatter.js';
 import { parseYamlFast } from '../dist/format/yaml-fast.js';
 import { parseYamlWithLibrary } from '../dist/format/yaml-library.js';
-import { checkSkillDirectory, findSkillFileEntry, readSkillDirectory } from '../dist/index.js';
+import { readSkillDirectory } from '../dist/index.js';
+import { checkSkillDirectory, findSkillFileEntry } from '../dist/internal.js';
 import { createNodeFileSystem } from '../dist/node/index.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -107,7 +108,7 @@ for (const verdict of verdicts) {
       skillFileName: entry?.name ?? 'SKILL.md',
       ...(entry ? { skillFileKind: entry.kind } : {}),
     },
-    { checkLinks: false },
+    { checkLinks: false, yaml },
   );
   checkFastPath(directory, entry?.name ?? 'SKILL.md');
   const codes = [

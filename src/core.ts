@@ -1,9 +1,12 @@
 /**
  * The curated core API, shared by both public entries: `skillhost` (src/index.ts) and
- * `skillhost/node` (src/node/index.ts). Every line exported here is public API: adding an
- * export is a deliberate act. Nothing reachable from this file imports `node:*` or `yaml`.
+ * `skillhost/node` (src/node/index.ts). Every line exported here is public API and documented in
+ * the README: adding an export is a deliberate act, and api/*.api.txt shows it in review. What
+ * the CLI, the adapters and `skillhost/node` need beyond this goes through src/internal.ts.
+ * Nothing reachable from this file imports `node:*` or `yaml`.
  */
 
+// Agents: agent.yaml, models, the system prompt.
 export {
   type AgentManifest,
   type AgentManifestOptions,
@@ -13,7 +16,6 @@ export {
   parseAgentManifest,
 } from './agents/manifest.js';
 export {
-  findProvider,
   type ModelPlan,
   PROVIDERS,
   type ProviderInfo,
@@ -21,6 +23,7 @@ export {
   resolveModelPlan,
 } from './agents/models.js';
 export { type AgentPromptTokens, checkAgentBudget, joinSystemPrompt } from './agents/prompt.js';
+// The audit trail: records, sinks, reading and verifying a log.
 export {
   type AuditLogProblem,
   type ParsedAuditLog,
@@ -34,16 +37,13 @@ export {
   type AuditEventName,
   type AuditRecord,
   type AuditSink,
-  AuditTrail,
-  type AuditTrailOptions,
   type AuditTrigger,
-  GENESIS_HASH,
   MemoryAuditSink,
-  recordHash,
   redactSecrets,
-  serializeRecord,
 } from './audit/trail.js';
+// Codes, errors and diagnostics.
 export { CODES, type Code, type CodeCategory, type CodeInfo, describeCode } from './codes.js';
+// The outside world, as interfaces (skillhost/node and skillhost/testing implement them).
 export type {
   CacheStore,
   CapturedOutput,
@@ -74,17 +74,10 @@ export {
   hasErrors,
   type Severity,
 } from './diagnostics.js';
-export {
-  type Activation,
-  type ActivationTrigger,
-  listSkillFiles,
-  type SessionOptions,
-  type SkillFile,
-  SkillSession,
-} from './disclosure/activation.js';
+// Disclosure: the catalog (L1), activation (L2), resources (L3), the router.
+export type { Activation, ActivationTrigger, SkillFile } from './disclosure/activation.js';
 export {
   type AvailableSkillEntry,
-  escapeXmlText,
   renderAvailableSkillsXml,
 } from './disclosure/available-skills.js';
 export {
@@ -99,11 +92,9 @@ export {
 export {
   checkResourcePath,
   DEFAULT_MAX_RESOURCE_BYTES,
-  mediaTypeOf,
   type PathCheck,
   type ResourceContent,
   type ResourceOptions,
-  readSkillResource,
   type SkillResource,
 } from './disclosure/resources.js';
 export {
@@ -112,24 +103,10 @@ export {
   type RouteOptions,
   type RouteResult,
   SkillRouter,
-  tokenize,
 } from './disclosure/router.js';
-export { type SanitizedText, sanitizeCatalogText, shorten } from './disclosure/sanitize.js';
 export { loadTokenCounter, type TokenCounter } from './disclosure/tokens.js';
 export { SkillhostError, type SkillhostErrorOptions } from './errors.js';
-export {
-  type BodyCheckOptions,
-  type BodyLink,
-  checkBody,
-  countLines,
-  estimateTokens,
-  findBodyLinks,
-} from './format/body.js';
-export {
-  type FrontmatterParts,
-  type FrontmatterProblem,
-  splitFrontmatter,
-} from './format/frontmatter.js';
+// The format: parse, validate, load, and its limits.
 export {
   CLIENT_SPECIFIC_FIELDS,
   DEFAULT_READ_LIMITS,
@@ -147,7 +124,6 @@ export {
   type LoadOptions,
   loadSkill,
   type SkillMetadata,
-  toSkillMetadata,
 } from './format/load.js';
 export {
   type ParsedSkill,
@@ -156,12 +132,12 @@ export {
   type SkillLocation,
 } from './format/parse.js';
 export { type SkillProperties, skillProperties } from './format/properties.js';
-export { type DecodedText, decodeSkillText, LineIndex, type Position } from './format/text.js';
-export { codePointLength, countInvisible, pythonStrip, removeInvisible } from './format/unicode.js';
+export { type DecodedText, decodeSkillText, type Position } from './format/text.js';
 export { type ValidateOptions, validateSkill } from './format/validate.js';
 export type { ValidationMode } from './format/validate-fields.js';
 export type { YamlEngine, YamlSource } from './format/yaml-engine.js';
 export type { FieldLocation, FrontmatterMap, FrontmatterValue } from './format/yaml-types.js';
+// The policy: allowed-tools, decisions, explanations.
 export {
   type GrantProblem,
   type GrantProblemKind,
@@ -169,7 +145,6 @@ export {
   parseAllowedTools,
   type ToolGrant,
 } from './policy/allowed-tools.js';
-export { argvMatches, type ParsedCommand, parseCommand } from './policy/command.js';
 export {
   type ActiveSkillGrants,
   approvalKey,
@@ -182,33 +157,11 @@ export {
   type ToolRequest,
 } from './policy/engine.js';
 export { explainGrants, type GrantExplanation, type GrantStatus } from './policy/explain.js';
-export {
-  CANONICAL_TOOLS,
-  type CanonicalTool,
-  canonicalTool,
-  DEVICES,
-  TOOL_NAMES,
-} from './policy/tools.js';
-export {
-  type DirectoryRecord,
-  type DiscoveryOptions,
-  readSkillRecord,
-  type ScanContext,
-  type SkillRecord,
-  type SourceScan,
-  scanSource,
-} from './registry/discover.js';
+export { CANONICAL_TOOLS, type CanonicalTool, canonicalTool } from './policy/tools.js';
+// Sources, trust and the registry's entries.
+export type { DiscoveryOptions } from './registry/discover.js';
 export type { FileIdentity } from './registry/identity.js';
-export { nameSkeleton } from './registry/names.js';
-export {
-  type RegistryChanges,
-  type RegistryEntry,
-  type RegistryOptions,
-  type RegistryStats,
-  type RegistryWatchOptions,
-  SkillRegistry,
-  type SkillStatus,
-} from './registry/registry.js';
+export type { RegistryChanges, RegistryEntry, SkillStatus } from './registry/registry.js';
 export {
   DEFAULT_PRECEDENCE,
   type DefaultSourceOptions,
@@ -220,7 +173,6 @@ export {
   type Trust,
   USER_SKILL_FOLDERS,
 } from './registry/sources.js';
-export { StringTable } from './registry/strings.js';
 export {
   type AgentBase,
   type AgentDefinition,
@@ -232,20 +184,18 @@ export {
   type ReadAgentOptions,
   readAgent,
 } from './runtime/agents.js';
+// The runtime: the one door to all of the above.
 export {
   type CreateSkillRuntimeOptions,
   createSkillRuntime,
   type SkillRuntimeDeps,
 } from './runtime/create.js';
-export { DEFAULT_SCRIPT_LIMITS, type ScriptSettings } from './runtime/script-run.js';
-export { scriptInterpreter } from './runtime/scripts.js';
-export {
-  callRuntimeTool,
-  type JsonSchemaObject,
-  type RuntimeToolName,
-  runtimeTools,
-  type ToolCallResult,
-  type ToolDefinition,
+export { DEFAULT_SCRIPT_LIMITS } from './runtime/script-run.js';
+export type {
+  JsonSchemaObject,
+  RuntimeToolName,
+  ToolCallResult,
+  ToolDefinition,
 } from './runtime/tools.js';
 export type {
   ApprovalAnswer,
@@ -256,12 +206,8 @@ export type {
   SkillFileListing,
   SkillRuntime,
 } from './runtime/types.js';
-export {
-  type CheckSkillOptions,
-  checkSkillDirectory,
-  type SkillCheck,
-  type SkillToCheck,
-} from './skill-files/check.js';
+// Skill folders read through a file system: validation and loading.
+export type { SkillCheck } from './skill-files/check.js';
 export {
   loadSkillDirectory,
   type ReadSkillOptions,
@@ -269,25 +215,9 @@ export {
   readSkillDirectory,
 } from './skill-files/load.js';
 export {
-  type ReadSkillFileOptions,
-  readSkillFile,
-  type SkillFileReading,
-  type SkillFileRef,
-} from './skill-files/reader.js';
-export { findSkillFileEntry } from './skill-files/skill-file.js';
-export {
   type ValidatePathsOptions,
   type ValidationReport,
   type ValidationSummary,
   validateSkillPaths,
 } from './skill-files/validate-paths.js';
-export {
-  type FolderListing,
-  type FoundSkill,
-  listFolder,
-  WALK_DEFAULTS,
-  type WalkLimits,
-  type WalkOptions,
-  type WalkVisitor,
-  walkSkillTree,
-} from './skill-files/walker.js';
+export type { WalkLimits } from './skill-files/walker.js';

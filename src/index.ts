@@ -5,13 +5,11 @@
  * so that it loads the library only when a frontmatter needs more than the fast scanner).
  */
 import * as yaml from 'yaml';
-import type { SkillRegistry as CoreSkillRegistry } from './core.js';
 import { bindYaml } from './internal.js';
 
 export * from './core.js';
 
 export const {
-  checkSkillDirectory,
   createSkillRuntime,
   listAgents,
   loadSkill,
@@ -20,10 +18,5 @@ export const {
   parseSkill,
   readAgent,
   readSkillDirectory,
-  readSkillFile,
-  readSkillRecord,
-  scanSource,
-  SkillRegistry,
   validateSkillPaths,
 } = bindYaml(yaml);
-export type SkillRegistry = CoreSkillRegistry;

@@ -65,6 +65,11 @@ const allowed: Record<string, readonly string[]> = {
   'cli-host': ['node', 'cli'],
 };
 
+/** The files cli/ and adapters/ may import the library through. */
+const DOORS = ['src/index.ts', 'src/node/index.ts', 'src/internal.ts', 'src/node/internal.ts'];
+/** The files node/ may import the core through. */
+const NODE_DOORS = ['src/core.ts', 'src/internal.ts'];
+
 /** Packages each layer may import. */
 const allowedPackages: Record<string, readonly string[]> = {
   format: ['yaml'],
@@ -122,34 +127,22 @@ function layerViolations(sources: readonly Source[]): string[] {
         );
         continue;
       }
-      // cli and adapters reach the library only through the public entries; the bin may also
-      // take the node deps directly, so that --help and --version load no library code.
-      // The adapters' entries (skillhost/mcp, ...) are public entries too: the CLI serves MCP
-      // through skillhost/mcp, and an adapter may use another's entry.
-      const publicEntry =
-        ['src/index.ts', 'src/node/index.ts'].includes(relative(root, target)) ||
-        /^src\/adapters\/[^/]+\/index\.ts$/.test(relative(root, target));
-
+      const targetPath = relative(root, target);
+      // cli and adapters reach the library through the public entries and the two internal
+      // barrels (what they need and users do not); the adapters' entries (skillhost/mcp, ...)
+      // are public entries too: the CLI serves MCP through skillhost/mcp.
+      const door =
+        DOORS.includes(targetPath) || /^src\/adapters\/[^/]+\/index\.ts$/.test(targetPath);
       // Only the bin starts the plumbing; the plumbing takes the node modules one by one, so
       // that --help and --version load no library code.
       if (targetLayer === 'cli-host' && rel !== 'src/cli/bin.ts')
-        violations.push(`${rel}: only src/cli/bin.ts may import ${relative(root, target)}`);
-      if ((layer === 'cli' || layer === 'adapters') && !publicEntry && targetLayer !== 'cli-host') {
-        violations.push(`${rel}: must use the public API, not ${relative(root, target)}`);
-      }
-      if (
-        layer === 'cli-host' &&
-        targetLayer === 'cli' &&
-        !/^src\/cli\/io\.ts$/.test(relative(root, target))
-      )
+        violations.push(`${rel}: only src/cli/bin.ts may import ${targetPath}`);
+      if ((layer === 'cli' || layer === 'adapters') && !door && targetLayer !== 'cli-host')
+        violations.push(`${rel}: must use the public API or an internal barrel, not ${targetPath}`);
+      if (layer === 'cli-host' && targetLayer === 'cli' && targetPath !== 'src/cli/io.ts')
         violations.push(`${rel}: the plumbing may take only the CLI's types (io.ts)`);
-      if (
-        layer === 'node' &&
-        targetLayer === 'root' &&
-        !['src/core.ts', 'src/internal.ts'].includes(relative(root, target))
-      ) {
-        violations.push(`${rel}: must use the public API, not ${relative(root, target)}`);
-      }
+      if (layer === 'node' && targetLayer === 'root' && !NODE_DOORS.includes(targetPath))
+        violations.push(`${rel}: must use src/core.ts or src/internal.ts, not ${targetPath}`);
     }
   }
   return violations;
@@ -160,6 +153,21 @@ describe('architecture', () => {
     const sources = files(src, '.ts').map((file) => ({ file, text: readFileSync(file, 'utf8') }));
     expect(sources.length).toBeGreaterThan(20);
     expect(layerViolations(sources)).toEqual([]);
+  });
+
+  it('never re-exports an internal barrel from a public entry', () => {
+    const entries = ['src/index.ts', 'src/node/index.ts', 'src/testing/index.ts'];
+    const adapters = readdirSync(join(src, 'adapters')).map(
+      (name) => `src/adapters/${name}/index.ts`,
+    );
+    const reexports = /^export\s[^;]*?from\s+['"]([^'"]*internal\.js)['"]/gm;
+    for (const entry of [...entries, ...adapters]) {
+      const text = readFileSync(join(root, entry), 'utf8');
+      expect(
+        [...text.matchAll(reexports)].map((match) => match[1]),
+        entry,
+      ).toEqual([]);
+    }
   });
 
   it('reports each kind of violation', () => {

@@ -1,13 +1,13 @@
+import { SkillRegistry } from '../internal.js';
 import {
   type CacheStore,
   type DiscoveryOptions,
   defaultSources,
   isProjectTrusted,
-  loadYaml,
-  SkillRegistry,
   type SkillSource,
   type Trust,
 } from '../node/index.js';
+import { loadYaml } from '../node/internal.js';
 import { type OptionSpecs, type ParsedArgs, UsageError } from './args.js';
 import type { CliDeps } from './io.js';
 import { VERSION } from './version.js';

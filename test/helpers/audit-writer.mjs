@@ -1,6 +1,7 @@
 // A separate process writing one audit session to a shared log, for the concurrent-writer test.
 // Usage: node audit-writer.mjs LOG SESSION_ID RECORDS (uses the built package in dist/).
-import { AuditTrail, createJsonlAuditSink, sha256 } from '../../dist/node/index.js';
+import { AuditTrail } from '../../dist/internal.js';
+import { createJsonlAuditSink, sha256 } from '../../dist/node/index.js';
 
 const [path, sessionId, count] = process.argv.slice(2);
 const sink = createJsonlAuditSink(path, { fsync: 'never' });

@@ -5,7 +5,8 @@ import {
   toNodeHandler,
 } from '@modelcontextprotocol/node';
 import { createMcpHandler } from '@modelcontextprotocol/server';
-import { listenHttp, type SkillRuntime } from '../../node/index.js';
+import type { SkillRuntime } from '../../node/index.js';
+import { listenHttp } from '../../node/internal.js';
 import { type McpServerOptions, SkillServerHub } from './server.js';
 
 export interface ServeHttpOptions extends McpServerOptions {

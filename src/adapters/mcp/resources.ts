@@ -1,7 +1,7 @@
 import type { ReadResourceResult, Resource } from '@modelcontextprotocol/server';
 import { DIRECTORY_MIME_TYPE } from '@modelcontextprotocol/server/ext/skills';
+import { mediaTypeOf } from '../../internal.js';
 import {
-  mediaTypeOf,
   type RegistryEntry,
   type SkillFile,
   SkillhostError,

@@ -2,10 +2,10 @@ import {
   type CheckSkillOptions,
   checkSkillDirectory,
   findSkillFileEntry,
-  type SkillCheck,
-  type SkillFileSystem,
   walkSkillTree,
-} from '../../node/index.js';
+} from '../../internal.js';
+import type { SkillCheck, SkillFileSystem } from '../../node/index.js';
+import { loadYaml } from '../../node/internal.js';
 
 /**
  * How far the commands that take PATHs (validate, to-prompt) search a tree: deeper and wider
@@ -75,5 +75,9 @@ export function checkForProperties(
   skillFileName: string,
   options: CheckSkillOptions = {},
 ): SkillCheck {
-  return checkSkillDirectory(fs, { directory, skillFileName }, { ...options, checkLinks: false });
+  return checkSkillDirectory(
+    fs,
+    { directory, skillFileName },
+    { yaml: loadYaml, ...options, checkLinks: false },
+  );
 }

@@ -1,0 +1,12 @@
+/**
+ * What the CLI and the adapters need of skillhost/node and users do not. Never re-exported by a
+ * public entry.
+ */
+export { isInside } from './fs.js';
+export {
+  type HttpListener,
+  type IncomingMessage,
+  listenHttp,
+  type ServerResponse,
+} from './http.js';
+export { loadYaml } from './yaml.js';
