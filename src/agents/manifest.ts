@@ -10,14 +10,14 @@ import {
   isFrontmatterMap,
 } from '../format/yaml-types.js';
 
-/** `models` in agent.yaml: seed 000's AgentModels. */
+/** `models` in agent.yaml: provider, preferred and fallback. */
 export interface AgentModels {
   readonly provider?: string;
   readonly preferred?: string;
   readonly fallback?: string;
 }
 
-/** agent.yaml, as seed 000 lists it, plus `deferred_skills` (SPEC.md §8). */
+/** agent.yaml, as the agent format lists it, plus `deferred_skills` (SPEC.md §8). */
 export interface AgentManifest {
   readonly name: string;
   readonly description?: string;

@@ -1,7 +1,7 @@
 import { SkillhostError } from '../errors.js';
 import type { AgentModels } from './manifest.js';
 
-/** A provider skillhost can plan for; `claude` is the default, as seed 000 says. */
+/** A provider skillhost can plan for; `claude` is the default, as the agent format says. */
 export type ProviderName = 'claude' | 'openai' | 'cursor';
 
 export interface ProviderInfo {
@@ -91,7 +91,7 @@ function resolveModel(provider: ProviderInfo, model: string): { id: string; alia
 }
 
 /**
- * Chooses provider and model by seed 000's precedence: `--provider` > `models.provider` >
+ * Chooses provider and model by the agent format's precedence: `--provider` > `models.provider` >
  * `claude`; `--model` > `models.preferred` > the provider's default. Aliases resolve per
  * provider; the fallback is part of the plan.
  *

@@ -1,7 +1,7 @@
 import { SkillhostError } from '../errors.js';
 
 /**
- * Seed 000's system prompt: instructions.md, then each preloaded skill's body in manifest order,
+ * The agent's system prompt: instructions.md, then each preloaded skill's body in manifest order,
  * joined by a blank line — exactly `instructions + "\n\n" + bodyA + "\n\n" + bodyB ...`.
  */
 export function joinSystemPrompt(instructions: string, bodies: readonly string[]): string {

@@ -42,7 +42,7 @@ export interface AuditEventInput {
   readonly details?: Readonly<Record<string, unknown>>;
 }
 
-/** A record as written: the seed's fields plus session id, sequence number and hash chain. */
+/** A record as written: the observability fields plus session id, sequence number and hash chain. */
 export interface AuditRecord {
   readonly v: 1;
   readonly session_id: string;

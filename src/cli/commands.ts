@@ -301,7 +301,7 @@ trusted), then ~/.agents/agents. NAME is an identifier, never a path.
   list     every agent, its folder and description (invalid ones marked)
   show     the manifest, the resolved provider, model and fallback, and the
            status of each skill it lists (nothing is activated)
-  prompt   load it as seed 000 does: the skills under "skills" are activated
+  prompt   load it: the skills under "skills" are activated
            and their bodies join the system prompt after instructions.md
            (joined by blank lines, in manifest order); then the catalog of its
            progressive skills (only "deferred_skills" when given); prints both

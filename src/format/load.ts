@@ -5,7 +5,7 @@ import { allowedToolsString, metadataStrings } from './properties.js';
 import { detachString, pythonStrip } from './unicode.js';
 import { type ValidateOptions, validateSkill } from './validate.js';
 
-/** Seed 000's two granularities: frontmatter only (discovery) or frontmatter and body (activation). */
+/** Two granularities: frontmatter only (discovery) or frontmatter and body (activation). */
 export type LoadLevel = 'metadata' | 'full';
 
 /** What a runtime knows about a skill after lenient loading, normalised. */

@@ -92,7 +92,7 @@ const toolEntry = /^([A-Za-z_][A-Za-z0-9_]*)(?:\((.*)\))?$/s;
 
 /**
  * Parses an `allowed-tools` value in either dialect: `Read Bash(git:*) Bash(python scripts/run.py:*)`
- * or `/dev/fs /dev/shell` (seed 000). Unknown and malformed entries, and entries too broad to
+ * or `/dev/fs /dev/shell` (virtual devices). Unknown and malformed entries, and entries too broad to
  * pre-approve (`*`, `Bash`, `Bash(*)`, `/dev/shell`), are reported; the rest become grants.
  */
 export function parseAllowedTools(value: string): ParsedAllowedTools {

@@ -48,7 +48,7 @@ export interface PolicyConfig {
   readonly tools: readonly string[];
   /**
    * Narrow the tools while skills with an `allowed-tools` list are active, to the tools in
-   * those lists (seed 000's whitelist meaning), besides using them to pre-approve.
+   * those lists (a whitelist, as the device form means it), besides using them to pre-approve.
    */
   readonly narrow?: boolean;
   /** The host's decision per tool when no skill grant applies (default: `ask`). */

@@ -1,6 +1,6 @@
 /**
  * One canonical tool vocabulary. Skills write `allowed-tools` in two dialects: Claude-style tool
- * names (`Read`, `Bash(git:*)`) and seed 000's virtual devices (`/dev/fs /dev/shell`); both map
+ * names (`Read`, `Bash(git:*)`) and the agent format's virtual devices (`/dev/fs /dev/shell`); both map
  * here. Hosts name their tools either way too.
  */
 export const CANONICAL_TOOLS = [
@@ -60,7 +60,7 @@ export const TOOL_NAMES: Readonly<Record<string, CanonicalTool>> = {
   search_skills: 'search_skills',
 };
 
-/** seed 000's virtual devices → the tools each one stands for. */
+/** The virtual devices → the tools each one stands for. */
 export const DEVICES: Readonly<Record<string, readonly CanonicalTool[]>> = {
   '/dev/fs': ['read', 'write', 'edit', 'glob', 'grep'],
   '/dev/fs/read': ['read', 'glob', 'grep'],

@@ -40,7 +40,7 @@ export interface AgentDefinition {
   readonly diagnostics: readonly Diagnostic[];
 }
 
-/** A loaded agent: seed 000's AgentInfo plus the resolved model plan, prompt and token counts. */
+/** A loaded agent: the agent's files plus the resolved model plan, prompt and token counts. */
 export interface LoadedAgent extends AgentDefinition {
   readonly plan: ModelPlan;
   /** Preloaded skills, in manifest order, with their bodies. */
@@ -122,7 +122,7 @@ export interface ReadAgentOptions {
 }
 
 /**
- * Finds an agent by name and reads it, as seed 000 loads one: the name is checked (never a
+ * Finds an agent by name and reads it, step by step: the name is checked (never a
  * path), the folder stays inside its base, agent.yaml is parsed and needs `name`, and
  * instructions.md must be there and not empty.
  */

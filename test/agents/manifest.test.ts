@@ -8,7 +8,7 @@ import { parseAgentManifest } from '../../src/index.js';
 const FILE = 'agents/code-analyst/agent.yaml';
 
 describe('agent.yaml', () => {
-  it("reads seed 000's fields and deferred_skills", () => {
+  it("reads the agent format's fields and deferred_skills", () => {
     const { manifest, diagnostics } = parseAgentManifest(
       [
         'name: code-analyst',

@@ -42,7 +42,7 @@ const verify = (text: string) => {
 };
 
 describe('the audit trail', () => {
-  it('records the seed fields plus session, sequence and a hash chain', () => {
+  it('records the observability fields plus session, sequence and a hash chain', () => {
     const text = sessionText();
     const { log, verdicts } = verify(text);
     expect(log.records.map((record) => [record.seq, record.event])).toEqual([

@@ -24,7 +24,7 @@ describe('parseAllowedTools', () => {
     ]);
   });
 
-  it('reads seed 000 devices and maps them to canonical tools', () => {
+  it('reads the virtual devices and maps them to canonical tools', () => {
     const { grants, problems } = parseAllowedTools('/dev/fs /dev/shell /dev/net');
     expect(grants.map((grant) => [grant.raw, grant.tools])).toEqual([
       ['/dev/fs', ['read', 'write', 'edit', 'glob', 'grep']],
