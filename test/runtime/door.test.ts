@@ -228,4 +228,18 @@ describe('SkillRuntime: the one door', () => {
     await runtime.close();
     expect(closed).toBe(1);
   });
+
+  it('records an uncoded failure as INTERNAL_ERROR, never as an uncatalogued code', () => {
+    const { fs, runtime, sink } = setup();
+    const read = fs.readFileWithin.bind(fs);
+    fs.readFileWithin = (root, path, options) => {
+      if (path === 'references/guide.md') throw new Error('disk on fire');
+      return read(root, path, options);
+    };
+    expect(() => runtime.readResource('report', 'references/guide.md')).toThrow('disk on fire');
+    expect(sink.records().at(-1)).toMatchObject({
+      event: 'resource-read',
+      error: { code: 'INTERNAL_ERROR', message: 'disk on fire' },
+    });
+  });
 });
