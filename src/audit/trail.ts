@@ -141,11 +141,19 @@ function sanitize(value: unknown, hash: Hasher, depth = 0): unknown {
   return String(value);
 }
 
-/** JSON for one line: JSON escapes line breaks and controls; U+2028/2029 are escaped too. */
+/**
+ * Characters that some common line reader treats as a line break and JSON leaves raw: NEL
+ * (Python's `splitlines()`), and the line and paragraph separators. JSON itself escapes CR, LF
+ * and every other C0 control (`\v`, `\f`, `\x1c`-`\x1e` included).
+ */
+const rawBreaks = /[\u0085\u2028\u2029]/g;
+
+/** JSON for one line, whatever reads it: every character any common reader splits on is escaped. */
 export function serializeRecord(record: object): string {
-  return JSON.stringify(record)
-    .replace(/\u2028/g, '\\u2028')
-    .replace(/\u2029/g, '\\u2029');
+  return JSON.stringify(record).replace(
+    rawBreaks,
+    (character) => `\\u${character.charCodeAt(0).toString(16).padStart(4, '0')}`,
+  );
 }
 
 /** The hash a record must carry: SHA-256 over the previous hash and the record without `hash`. */

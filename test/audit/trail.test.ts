@@ -1,4 +1,4 @@
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { appendFileSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -96,9 +96,10 @@ describe('the audit trail', () => {
     }
   });
 
-  it('escapes what could forge a line: newlines, carriage returns, controls, U+2028', () => {
+  it('escapes what could forge a line for any reader: line breaks, controls, NEL, U+2028/9', () => {
     const { sink, trail: audit } = trail();
-    const hostile = 'x"}\n{"v":1,"session_id":"forged"}\r\u0000\u001b[31m\u2028\u2029';
+    const hostile =
+      'x"}\n{"v":1,"session_id":"forged"}\r\u0000\u001b[31m\u2028\u2029\u000b\u000c\u001c\u001d\u001e\u0085';
     audit.record({
       event: 'script-run',
       skill_name: hostile,
@@ -111,8 +112,21 @@ describe('the audit trail', () => {
     for (const line of sink.lines) {
       expect(line.endsWith('\n')).toBe(true);
       // biome-ignore lint/suspicious/noControlCharactersInRegex: checking that no raw controls remain
-      expect(line.slice(0, -1)).not.toMatch(/[\u0000-\u001f\u2028\u2029]/);
+      expect(line.slice(0, -1)).not.toMatch(/[\u0000-\u001f\u0085\u2028\u2029]/);
     }
+    // Every line reader splits it into exactly its records: JavaScript's, and Python's
+    // splitlines(), which also breaks at \v, \f, \x1c-\x1e, NEL and U+2028/9.
+    // biome-ignore lint/suspicious/noControlCharactersInRegex: the characters readers split on
+    expect(sink.text.split(/\r\n|[\n\r\v\f\u001c-\u001e\u0085\u2028\u2029]/).length - 1).toBe(2);
+    const python = spawnSync(
+      'python3',
+      ['-c', 'import sys; print(len(sys.stdin.read().splitlines()))'],
+      {
+        input: sink.text,
+        encoding: 'utf8',
+      },
+    );
+    if (python.status === 0) expect(python.stdout.trim()).toBe('2');
     const { log, verdicts } = verify(sink.text);
     expect(log.records).toHaveLength(2);
     expect(log.records[0]?.skill_name).toBe(hostile);
