@@ -375,12 +375,16 @@ otherwise the call returns PERMISSION_REQUIRED.
 
 Over stdio, only protocol messages are written to stdout; notes go to stderr.
 Over HTTP the server listens at http://HOST:PORT/mcp (printed on stderr), on
-127.0.0.1 unless --host says otherwise; Host and Origin must then be local.
+127.0.0.1 unless --host says otherwise; the Host header must then be local. A
+request with an Origin header (a web page's) is refused unless that origin was
+given with --allow-origin, so no page the user visits can drive the server.
 There is no authentication: bind another address only on a trusted network.
 
 Options:
   --http PORT             Serve Streamable HTTP on PORT (0: any free port)
   --host HOST             The address to bind with --http (default 127.0.0.1)
+  --allow-origin ORIGIN   Accept requests from this web origin, e.g.
+                          http://localhost:6274 (repeatable; default none)
   --no-watch              Do not watch the sources for changes
 
 ${RUNTIME_OPTIONS_HELP}

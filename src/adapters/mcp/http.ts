@@ -1,11 +1,10 @@
 import {
   localhostHostValidation,
-  localhostOriginValidation,
   type NodeIncomingMessageLike,
   toNodeHandler,
 } from '@modelcontextprotocol/node';
 import { createMcpHandler } from '@modelcontextprotocol/server';
-import type { SkillRuntime } from '../../node/index.js';
+import { SkillhostError, type SkillRuntime } from '../../node/index.js';
 import { listenHttp } from '../../node/internal.js';
 import { type McpServerOptions, SkillServerHub } from './server.js';
 
@@ -16,6 +15,23 @@ export interface ServeHttpOptions extends McpServerOptions {
   readonly host?: string;
   /** The endpoint's path (default `/mcp`). */
   readonly path?: string;
+  /**
+   * Origins (`scheme://host[:port]`) whose requests are accepted: a request that carries an
+   * `Origin` header from any other is refused with 403, so that no web page the user visits can
+   * drive the server. Default none: only clients that send no `Origin` (programs, not browsers).
+   */
+  readonly allowedOrigins?: readonly string[];
+}
+
+/** An origin as browsers send it, lower-cased, without a default port or a trailing slash. */
+export function normaliseOrigin(origin: string): string | undefined {
+  try {
+    const url = new URL(origin);
+    if (url.origin === 'null') return undefined;
+    return url.origin;
+  } catch {
+    return undefined;
+  }
 }
 
 export interface HttpServing {
@@ -32,8 +48,8 @@ const LOOPBACK = new Set(['127.0.0.1', 'localhost', '::1', '[::1]']);
 /**
  * Serves the runtime over Streamable HTTP at `http://HOST:PORT/mcp`: the 2026 protocol
  * (per-request, with `subscriptions/listen` for change notices) and, statelessly, 2025
- * clients. Bound to loopback by default, where the Host and Origin headers must be local too
- * (DNS rebinding). There is no authentication: bind elsewhere only on a trusted network.
+ * clients. Bound to loopback by default, where the Host header must be local too (DNS
+ * rebinding); a request with an `Origin` header is served only for `allowedOrigins`. There is no authentication: bind elsewhere only on a trusted network.
  * Every client shares the runtime's session (activations, grants).
  */
 export async function serveHttp(
@@ -52,7 +68,13 @@ export async function serveHttp(
   });
   const serve = toNodeHandler(handler, { onerror: report });
   const validHost = LOOPBACK.has(host) ? localhostHostValidation() : undefined;
-  const validOrigin = localhostOriginValidation();
+  const allowedOrigins = new Set<string>();
+  for (const origin of options.allowedOrigins ?? []) {
+    const normal = normaliseOrigin(origin);
+    if (normal === undefined)
+      throw new SkillhostError('USAGE', `Not an origin: ${JSON.stringify(origin.slice(0, 80))}`);
+    allowedOrigins.add(normal);
+  }
   const listener = await listenHttp(
     (request, response) => {
       const path = (request.url ?? '/').split('?')[0];
@@ -61,7 +83,16 @@ export async function serveHttp(
         return;
       }
       if (validHost !== undefined && !validHost(request, response)) return;
-      if (!validOrigin(request, response)) return;
+      const origin = request.headers.origin;
+      if (origin !== undefined) {
+        const normal = normaliseOrigin(origin);
+        if (normal === undefined || !allowedOrigins.has(normal)) {
+          response
+            .writeHead(403, { 'content-type': 'text/plain' })
+            .end('Origin not allowed; start the server with --allow-origin for it\n');
+          return;
+        }
+      }
       // Node's request is the shape the SDK expects; only exactOptionalPropertyTypes disagrees.
       serve(request as NodeIncomingMessageLike, response).catch(report);
     },

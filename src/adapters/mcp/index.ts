@@ -5,7 +5,7 @@
  * its policy, bounds and audit trail apply as they do everywhere else.
  */
 
-export { type HttpServing, type ServeHttpOptions, serveHttp } from './http.js';
+export { type HttpServing, normaliseOrigin, type ServeHttpOptions, serveHttp } from './http.js';
 export { createMcpServer, type McpServerOptions, toCallToolResult } from './server.js';
 export { type ServeStdioOptions, type StdioServing, serveStdio } from './stdio.js';
 export { parseSkillUri, SKILL_SCHEME, type SkillUri, skillUri } from './uris.js';

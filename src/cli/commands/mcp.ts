@@ -38,6 +38,7 @@ export async function run({ argv, io, deps }: CommandContext): Promise<number> {
     ...RUNTIME_OPTIONS,
     http: { type: 'string' },
     host: { type: 'string' },
+    'allow-origin': { type: 'string', multiple: true },
     watch: { type: 'boolean', negatable: true },
   });
   if (args.positionals.length > 0 || args.rest.length > 0)
@@ -49,6 +50,16 @@ export async function run({ argv, io, deps }: CommandContext): Promise<number> {
   const host = args.options.host === undefined ? undefined : String(args.options.host);
   if (host !== undefined && port === undefined) throw new UsageError('--host needs --http');
   if (host === '') throw new UsageError('--host needs an address');
+  const allowedOrigins = (args.options['allow-origin'] as readonly string[] | undefined) ?? [];
+  if (allowedOrigins.length > 0 && port === undefined)
+    throw new UsageError('--allow-origin needs --http');
+  const { normaliseOrigin } = await import('../../adapters/mcp/index.js');
+  for (const origin of allowedOrigins) {
+    if (normaliseOrigin(origin) === undefined)
+      throw new UsageError(
+        `--allow-origin needs an origin such as http://localhost:3000, not ${JSON.stringify(origin.slice(0, 80))}`,
+      );
+  }
 
   // Never the terminal: in stdio mode stdin carries the protocol, and a server asks no one.
   const opened = openRuntime(args, deps, { stdout: io.stdout, stderr: io.stderr });
@@ -72,6 +83,7 @@ export async function run({ argv, io, deps }: CommandContext): Promise<number> {
       serving = await mcp.serveHttp(opened.runtime, {
         ...options,
         port,
+        allowedOrigins,
         ...(host === undefined ? {} : { host }),
       });
     } catch (error) {

@@ -26,4 +26,15 @@ describe('skillhost mcp (the command line)', () => {
     expect(run.stderr).toContain(message);
     expect(run.stdout).toBe('');
   });
+
+  it('takes --allow-origin only with --http, and only real origins', async () => {
+    const alone = await runCli(['mcp', '--allow-origin', 'http://localhost:3000']);
+    expect(alone.code).toBe(2);
+    expect(alone.stderr).toContain('--allow-origin needs --http');
+    const bad = await runCli(['mcp', '--http', '0', '--allow-origin', 'localhost:3000']);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain('--allow-origin needs an origin');
+    const help = await runCli(['mcp', '--help']);
+    expect(help.stdout).toContain('--allow-origin ORIGIN');
+  });
 });

@@ -71,7 +71,7 @@ describe('serveHttp: Streamable HTTP on loopback (in process, the SDK client)', 
   afterAll(async () => {
     await client?.close();
     await serving?.close();
-    runtime?.close();
+    await runtime?.close();
     scratch.removeAll();
   });
 
@@ -162,7 +162,42 @@ describe('serveHttp: Streamable HTTP on loopback (in process, the SDK client)', 
     expect(
       await rawStatus(serving.port, '/mcp', { ...headers, origin: 'https://evil.example' }),
     ).toBe(403);
+    // Any local web page is a foreign origin too, unless allowed.
+    for (const origin of [
+      `http://localhost:${serving.port}`,
+      'http://127.0.0.1:8080',
+      'http://[::1]:3000',
+      'null',
+      'not a url',
+    ]) {
+      expect(await rawStatus(serving.port, '/mcp', { ...headers, origin }), origin).toBe(403);
+    }
     expect(await rawStatus(serving.port, '/elsewhere', headers)).toBe(404);
+  });
+
+  it('serves the origins it was given, and only those', async () => {
+    const allowed = await serveHttp(runtime, {
+      port: 0,
+      allowedOrigins: ['HTTP://Localhost:6274/'],
+    });
+    try {
+      const headers = {
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+      };
+      expect(
+        await rawStatus(allowed.port, '/mcp', { ...headers, origin: 'http://localhost:6274' }),
+      ).not.toBe(403);
+      expect(await rawStatus(allowed.port, '/mcp', headers)).not.toBe(403);
+      expect(
+        await rawStatus(allowed.port, '/mcp', { ...headers, origin: 'http://localhost:6275' }),
+      ).toBe(403);
+    } finally {
+      await allowed.close();
+    }
+    await expect(serveHttp(runtime, { port: 0, allowedOrigins: ['localhost'] })).rejects.toThrow(
+      'Not an origin',
+    );
   });
 
   it('tells a 2026 client listening for changes that a skill was added', async () => {
