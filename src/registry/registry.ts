@@ -74,6 +74,7 @@ export class SkillRegistry {
   readonly #hashes: ContentHashes | undefined;
   readonly #unsaved = new Set<string>();
   #scans: SourceScan[] = [];
+  #diagnostics: readonly Diagnostic[] = [];
   #table: EntryTable = emptyEntryTable();
   #stats: RegistryStats = { read: 0, reused: 0, cachedSources: 0 };
 
@@ -109,7 +110,7 @@ export class SkillRegistry {
 
   /** Findings about the sources themselves (limits reached, loops, unreadable folders). */
   get diagnostics(): readonly Diagnostic[] {
-    return this.#scans.flatMap((scan) => scan.diagnostics);
+    return this.#diagnostics;
   }
 
   get sources(): readonly SkillSource[] {
@@ -208,6 +209,8 @@ export class SkillRegistry {
       ...(this.#options.yaml === undefined ? {} : { yaml: this.#options.yaml }),
     });
     this.#scans = rescan.scans;
+    // Kept apart from the scans, which a one-shot caller drops: a limit is never silent.
+    this.#diagnostics = rescan.scans.flatMap((scan) => scan.diagnostics);
     this.#stats = rescan.stats;
     for (const id of rescan.changedSources) this.#unsaved.add(id);
     if (useCache) this.saveIndex();

@@ -1,5 +1,6 @@
 import type { AuditEventInput, AuditTrigger } from '../audit/trail.js';
 import type { Code } from '../codes.js';
+import type { Diagnostic } from '../diagnostics.js';
 import type { Activation } from '../disclosure/activation.js';
 import type { SkillResource } from '../disclosure/resources.js';
 import { SkillhostError } from '../errors.js';
@@ -45,6 +46,7 @@ export function sessionStartRecord(policy: PolicyConfig): AuditEventInput {
 export function discoveryRecord(
   source: SkillSource,
   entries: readonly RegistryEntry[],
+  findings: readonly Diagnostic[],
 ): AuditEventInput {
   const count = (status: string) => entries.filter((entry) => entry.status === status).length;
   return {
@@ -60,6 +62,10 @@ export function discoveryRecord(
       skipped: count('skipped'),
       untrusted: count('untrusted'),
       names: entries.map((entry) => `${entry.name}:${entry.status}`),
+      // Limits reached, loops, unreadable folders: what the search of this source left out.
+      ...(findings.length === 0
+        ? {}
+        : { findings: findings.map((finding) => `${finding.code}: ${finding.message}`) }),
     },
   };
 }

@@ -140,7 +140,10 @@ export class Runtime implements SkillRuntime {
     this.#record(sessionStartRecord(parts.policy));
     for (const source of this.#registry.sources) {
       const entries = this.#registry.entries.filter((entry) => entry.source === source);
-      this.#record(discoveryRecord(source, entries));
+      const findings = this.#registry.diagnostics.filter(
+        (finding) => finding.file === source.root || finding.file.startsWith(`${source.root}/`),
+      );
+      this.#record(discoveryRecord(source, entries, findings));
     }
   }
 

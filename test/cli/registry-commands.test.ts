@@ -15,6 +15,30 @@ function world() {
   return { project, home };
 }
 
+describe('limits are never silent', () => {
+  it('list and to-prompt say when the search stopped at a limit, in text and JSON', async () => {
+    const skills = tempDir();
+    writeSkill(skills, 'shallow');
+    // Depth 7 under a source (the library's limit is 6) and depth 9 under a PATH (the CLI's 8).
+    writeSkill(join(skills, 'a/b/c/d/e/f/g'), 'deep');
+    writeSkill(join(skills, 'a/b/c/d/e/f/g/h/i'), 'deeper');
+    const base = ['--no-default-sources', '--skills', skills];
+    const text = await runCli(['list', ...base]);
+    expect(text.stdout).toContain('shallow');
+    expect(text.stdout).not.toContain('deep ');
+    expect(text.stdout).toMatch(/warning WALK_DEPTH_LIMIT: .*6 levels/);
+    const json = JSON.parse((await runCli(['list', '--json', ...base])).stdout);
+    expect(json.diagnostics.map((item: { code: string }) => item.code)).toContain(
+      'WALK_DEPTH_LIMIT',
+    );
+    const prompt = await runCli(['to-prompt', skills]);
+    expect(prompt.code).toBe(0);
+    expect(prompt.stdout).toContain('<name>\ndeep\n</name>');
+    expect(prompt.stdout).not.toContain('deeper');
+    expect(prompt.stderr).toMatch(/warning WALK_DEPTH_LIMIT: .*8 levels/);
+  });
+});
+
 describe('skillhost list and trust', () => {
   it('shows untrusted project skills until the folder is trusted, then loads them', async () => {
     const { project, home } = world();

@@ -242,4 +242,30 @@ describe('SkillRuntime: the one door', () => {
       error: { code: 'INTERNAL_ERROR', message: 'disk on fire' },
     });
   });
+
+  it('says when discovery stopped at a limit: in its diagnostics and in the audit trail', () => {
+    const fs = createMemoryFileSystem(
+      {
+        ...skillFixture({ name: 'one' }),
+        ...skillFixture({ name: 'two' }),
+        ...skillFixture({ name: 'three' }),
+      },
+      { root: '/skills' },
+    );
+    const sink = createRecordingAuditSink();
+    const runtime = createSkillRuntime({
+      sources: [{ id: 'mem', kind: 'explicit', root: '/skills', trust: 'trusted', enabled: true }],
+      policy: { tools: [...CANONICAL_TOOLS] },
+      audit: { sink, sessionId: 'limits' },
+      discovery: { maxSkills: 2 },
+      keepScans: false,
+      deps: { fs, hash: sha256, now: createFakeClock().now },
+    });
+    expect(runtime.offered()).toHaveLength(2);
+    expect(runtime.diagnostics.map((item) => item.code)).toEqual(['WALK_SKILL_LIMIT']);
+    const discovered = sink.records().find((item) => item.event === 'skill-discover');
+    expect(discovered?.details).toMatchObject({
+      findings: [expect.stringContaining('WALK_SKILL_LIMIT')],
+    });
+  });
 });

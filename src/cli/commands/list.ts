@@ -114,6 +114,13 @@ export async function run({ argv, io, deps }: CommandContext): Promise<number> {
     '',
     `${entries.length} skill${entries.length === 1 ? '' : 's'}: ${counts.active} active, ${counts.shadowed} shadowed, ${counts.skipped} skipped, ${counts.untrusted} untrusted`,
   );
+  // What the search itself ran into (a limit reached, a loop, a folder it could not read):
+  // skills may be missing from the table, so say so.
+  for (const finding of registry.diagnostics) {
+    lines.push(
+      `${finding.severity} ${finding.code}: ${printable(finding.message)} (${printable(displayPath(finding.file, deps.cwd))})`,
+    );
+  }
   if (counts.untrusted > 0) {
     lines.push(
       `Project skills in ${printable(projectDir)} are not loaded until the folder is trusted: run 'skillhost trust' there (or pass --trust).`,

@@ -4,7 +4,7 @@ import {
   findSkillFileEntry,
   walkSkillTree,
 } from '../../internal.js';
-import type { SkillCheck, SkillFileSystem } from '../../node/index.js';
+import type { Diagnostic, SkillCheck, SkillFileSystem } from '../../node/index.js';
 import { loadYaml } from '../../node/internal.js';
 
 /**
@@ -49,10 +49,14 @@ export function resolveTarget(fs: SkillFileSystem, path: string): ResolvedTarget
     : { kind: 'skill', directory: path, skillFileName: entry.name };
 }
 
-/** The skill directories below a tree, in sorted order. */
+/**
+ * The skill directories below a tree, in sorted order; what the search itself ran into (a limit,
+ * a loop, a folder it could not read) goes to `onFinding`: a limit is never silent.
+ */
 export function skillsInTree(
   fs: SkillFileSystem,
   directory: string,
+  onFinding: (finding: Diagnostic) => void,
 ): Array<{ directory: string; skillFileName: string }> {
   const found: Array<{ directory: string; skillFileName: string }> = [];
   walkSkillTree(
@@ -61,7 +65,7 @@ export function skillsInTree(
     {
       skill: (skill) =>
         found.push({ directory: skill.directory, skillFileName: skill.skillFileName }),
-      diagnostic: () => {},
+      diagnostic: onFinding,
     },
     PATH_WALK,
   );

@@ -1,4 +1,8 @@
-import { type AvailableSkillEntry, renderAvailableSkillsXml } from '../../node/index.js';
+import {
+  type AvailableSkillEntry,
+  type Diagnostic,
+  renderAvailableSkillsXml,
+} from '../../node/index.js';
 import { parseArgs, UsageError } from '../args.js';
 import type { CommandContext } from '../command.js';
 import { printable } from '../format.js';
@@ -37,7 +41,11 @@ export function run({ argv, io, deps }: CommandContext): number {
       entries.push(entry);
       continue;
     }
-    for (const skill of skillsInTree(deps.fs, target.directory)) {
+    const findings = (finding: Diagnostic) =>
+      io.stderr.write(
+        `${printable(finding.file)}: ${finding.severity} ${finding.code}: ${printable(finding.message)}\n`,
+      );
+    for (const skill of skillsInTree(deps.fs, target.directory, findings)) {
       const entry = read(skill.directory, skill.skillFileName);
       if (typeof entry === 'string') io.stderr.write(`skipped: ${printable(entry)}\n`);
       else entries.push(entry);
