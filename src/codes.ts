@@ -262,8 +262,13 @@ export const CODES = {
   ),
   NAME_DIRECTORY_MISMATCH: code(
     'field',
-    'The name differs from the name of the skill directory.',
+    "The name differs from the name of the skill directory; at runtime the skill is known by its directory's name.",
     'Rename the directory or change name so that they are equal.',
+  ),
+  DIRECTORY_NAME_INVALID: code(
+    'field',
+    "The skill directory's name cannot name a skill: it is empty, holds control or invisible characters or '@', or starts or ends with white space.",
+    'Rename the directory with letters, digits and hyphens, as the name field should be.',
   ),
   NAME_NOT_ASCII: code(
     'portability',

@@ -85,7 +85,8 @@ Exit codes:
     help: `Usage: skillhost list [options]
 
 List every skill found in the sources: its name, source, trust, status and
-path. Status is one of: active (offered to the model), shadowed (another skill
+path. A skill's name is its folder's name; when its SKILL.md claims another
+name, NOTES shows it ("claims name '...'"; claimedName in JSON). Status is one of: active (offered to the model), shadowed (another skill
 with the same name takes precedence; still reachable as name@source), skipped
 (has errors) and untrusted (in a project folder that is not trusted yet).
 Only metadata is read: no skill body enters memory.

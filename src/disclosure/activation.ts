@@ -202,7 +202,8 @@ export class SkillSession {
       ...(this.#options.limits === undefined ? {} : { limits: this.#options.limits }),
       ...(yaml === undefined ? {} : { yaml }),
     });
-    if (fresh.skill === undefined || fresh.skill.metadata.name !== entry.name) {
+    // The skill is its folder: a name the file claims (now or since discovery) changes nothing.
+    if (fresh.skill === undefined) {
       throw new SkillhostError(
         'SKILL_INVALID',
         `Skill ${entry.address} changed on disk and can no longer be loaded; refresh the registry`,
