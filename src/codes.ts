@@ -347,6 +347,16 @@ export const CODES = {
   ),
 
   // Body
+  BODY_CONTROL_CHARACTERS: code(
+    'body',
+    'The body holds control characters other than tab and line breaks (escape sequences can clear a terminal, write its clipboard or disguise text); loading removes them.',
+    'Delete them; write a character such as ESC as text (\\x1b) inside a code block if the instructions need to mention it.',
+  ),
+  BODY_HIDDEN_UNICODE: code(
+    'body',
+    'The body holds invisible or bidirectional-control characters (tag characters, overrides and isolates, zero-width characters); they are removed before a model sees it.',
+    'Remove them: they can hide instructions from people while models still read them. Emoji (a variation selector after a character, a joiner between two) are fine.',
+  ),
   BODY_EMPTY: code(
     'body',
     'The body of SKILL.md is empty.',

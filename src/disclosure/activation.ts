@@ -1,6 +1,7 @@
 import type { EntryKind, SkillFileSystem } from '../deps.js';
 import type { Diagnostic } from '../diagnostics.js';
 import { SkillhostError } from '../errors.js';
+import { showHiddenCharacters } from '../format/characters.js';
 import type { ReadLimits } from '../format/limits.js';
 import { joinPath } from '../paths.js';
 import type { RegistryEntry, SkillRegistry } from '../registry/registry.js';
@@ -108,16 +109,17 @@ function wrap(
   files: readonly SkillFile[],
   unlisted: number,
 ): string {
+  // Names are shown, not hidden or removed: a file called "\u202egnp.exe" reads as what it is.
   const listing = files.map((file) =>
     file.kind === 'file' && file.size !== undefined
-      ? `${file.path} (${formatSize(file.size)})`
-      : `${file.path} (${file.kind === 'symlink' ? 'link' : file.kind})`,
+      ? `${showHiddenCharacters(file.path)} (${formatSize(file.size)})`
+      : `${showHiddenCharacters(file.path)} (${file.kind === 'symlink' ? 'link' : file.kind})`,
   );
   if (unlisted > 0) listing.push(`… ${unlisted} more files not listed`);
   const attributes = `name="${escapeXmlText(entry.name)}" source="${escapeXmlText(entry.source.id)}" trust="${entry.source.trust}"`;
   return [
     `<skill_content ${attributes}>`,
-    `Skill directory: ${entry.directory}`,
+    `Skill directory: ${showHiddenCharacters(entry.directory)}`,
     'Relative paths in these instructions are relative to that directory.',
     '',
     defuse(body),
