@@ -413,8 +413,8 @@ export const CODES = {
   ),
   PERMISSION_REQUIRED: code(
     'runtime',
-    'The call needs confirmation, and none could be asked for (not interactive).',
-    'Run it interactively, pass --yes for this one run, or approve it always for this content.',
+    'The call needs confirmation (a script run, or an untrusted skill the model or the router chose), and none could be asked for (not interactive).',
+    'Run it interactively and answer yes, or always for this exact content; skillhost run also takes --yes for one run.',
   ),
   SCRIPT_NOT_FOUND: code(
     'runtime',

@@ -139,8 +139,14 @@ the skill's directory and a listing of its files (not their contents). Names
 are only looked up in the registry, never used as paths. The activation is
 recorded in the audit log (the command fails if it cannot be written).
 
+An untrusted skill activated by the model or the router (not by the user) is
+confirmed first: at a terminal you are asked yes once / no / always for this
+exact content (the SHA-256 of its SKILL.md); without a terminal it is refused
+with PERMISSION_REQUIRED. "Always" is stored in $SKILLHOST_HOME/config.json.
+
 Options:
-  --triggered-by model|user|router   Who activates it (default: user)
+  --triggered-by model|user|router   Who activates it (default: user, which
+                                      asks nothing: it is your own choice)
 
 ${RUNTIME_OPTIONS_HELP}
   -h, --help                          Show this help
@@ -149,7 +155,9 @@ Exit codes:
   0  printed
   1  no such skill (SKILL_NOT_FOUND), or it cannot be used (SKILL_UNAVAILABLE,
      SKILL_INVALID)
-  2  usage error`,
+  2  usage error
+  3  refused: not confirmed (PERMISSION_REQUIRED), refused by you or the
+     policy (PERMISSION_DENIED)`,
     load: async () => import('./commands/activate.js'),
   },
   {

@@ -158,6 +158,11 @@ export class SkillSession {
     return this.#active.has(address);
   }
 
+  /** The content hash a skill is active with, or undefined when it is not active. */
+  activeHash(address: string): string | undefined {
+    return this.#active.get(address)?.hash;
+  }
+
   /** Forgets every activation (a new conversation, or after the context was compacted). */
   reset(): void {
     this.#active.clear();

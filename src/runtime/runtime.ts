@@ -35,6 +35,12 @@ import { RUNTIME_TOOLS_ALLOWED_BY_DEFAULT } from '../policy/tools.js';
 import type { DiscoveryOptions } from '../registry/discover.js';
 import { type RegistryChanges, type RegistryEntry, SkillRegistry } from '../registry/registry.js';
 import type { SkillSource, SourceKind } from '../registry/sources.js';
+import {
+  type ActivationApprovalHost,
+  activationNeedsConfirmation,
+  askActivationApproval,
+  pendingApproval,
+} from './activation-approval.js';
 import { type AgentBase, type LoadAgentOptions, type LoadedAgent, loadAgent } from './agents.js';
 import {
   activationRecord,
@@ -87,6 +93,8 @@ export interface RuntimeParts {
 }
 
 const DEFAULT_LISTING = { maxFiles: 100, maxDepth: 4 };
+
+type ActivationOptions = { readonly triggeredBy: ActivationTrigger; readonly resend?: boolean };
 
 /** The facade behind the `SkillRuntime` interface. */
 export class Runtime implements SkillRuntime {
@@ -253,24 +261,84 @@ export class Runtime implements SkillRuntime {
     });
   }
 
-  activate(
-    name: string,
-    options: { readonly triggeredBy: ActivationTrigger; readonly resend?: boolean },
-  ): Activation {
-    let activation: Activation;
-    let gate: PolicyDecision;
+  /** What deciding and asking about an untrusted skill's activation need of this runtime. */
+  get #approvalHost(): ActivationApprovalHost {
+    return {
+      approvals: this.#parts.approvals,
+      confirm: this.#parts.confirm,
+      record: (input) => this.#record(input),
+      resolve: (name) => this.#registry.resolve(name),
+      contentHash: (entry) => this.#registry.contentHash(entry),
+      activeHash: (address) => this.#session.activeHash(address),
+    };
+  }
+
+  activate(name: string, options: ActivationOptions): Activation {
     try {
-      gate = this.#gate({ tool: 'activate_skill', path: name });
-      if (options.resend === true) {
-        const known = this.#registry.resolve(name);
-        if (known !== undefined) this.#session.deactivate(known.address);
+      const gate = this.#gate({ tool: 'activate_skill', path: name });
+      const pending = pendingApproval(
+        this.#approvalHost,
+        name,
+        options.triggeredBy,
+        options.resend === true,
+      );
+      if (pending.kind === 'ask') {
+        throw activationNeedsConfirmation(
+          this.#approvalHost,
+          pending.entry,
+          pending.hash,
+          pending.triggeredBy,
+          'activate() never asks; requestActivation() does',
+        );
       }
-      activation = this.#session.activate(name, { triggeredBy: options.triggeredBy });
+      return this.#complete(name, options, gate, pending.kind === 'stored' ? pending : undefined);
     } catch (error) {
       this.#record(
         failureRecord('skill-activate', name, error, { triggeredBy: options.triggeredBy }),
       );
       throw error;
+    }
+  }
+
+  async requestActivation(name: string, options: ActivationOptions): Promise<Activation> {
+    try {
+      const gate = this.#gate({ tool: 'activate_skill', path: name });
+      const host = this.#approvalHost;
+      const pending = pendingApproval(host, name, options.triggeredBy, options.resend === true);
+      if (pending.kind !== 'ask')
+        return this.#complete(name, options, gate, pending.kind === 'stored' ? pending : undefined);
+      const { entry, hash, triggeredBy } = pending;
+      const answer = await askActivationApproval(host, entry, hash, triggeredBy);
+      return this.#complete(name, options, gate, { kind: answer, hash });
+    } catch (error) {
+      this.#record(
+        failureRecord('skill-activate', name, error, { triggeredBy: options.triggeredBy }),
+      );
+      throw error;
+    }
+  }
+
+  /**
+   * Activates after the gate and any approval: the approved content must be the content read,
+   * or the activation is undone and refused.
+   */
+  #complete(
+    name: string,
+    options: ActivationOptions,
+    gate: PolicyDecision,
+    approved: { readonly kind: 'stored' | 'once' | 'always'; readonly hash: string } | undefined,
+  ): Activation {
+    if (options.resend === true) {
+      const known = this.#registry.resolve(name);
+      if (known !== undefined) this.#session.deactivate(known.address);
+    }
+    const activation = this.#session.activate(name, { triggeredBy: options.triggeredBy });
+    if (approved !== undefined && activation.contentHash !== approved.hash) {
+      this.#session.deactivate(activation.address);
+      throw new SkillhostError(
+        'PERMISSION_REQUIRED',
+        `Skill ${activation.address} changed after its activation was approved; it must be approved again`,
+      );
     }
     const entry = this.#registry.resolve(activation.address) as RegistryEntry;
     // A grant for a tool the host does not have is dropped here, never added: say so.
@@ -284,6 +352,7 @@ export class Runtime implements SkillRuntime {
         entry,
         gate,
         dropped.map((explanation) => explanation.entry),
+        approved?.kind,
       ),
     );
     this.#grants.set(activation.address, {
@@ -313,6 +382,27 @@ export class Runtime implements SkillRuntime {
   isActive(nameOrAddress: string): boolean {
     const entry = this.#registry.resolve(nameOrAddress);
     return entry !== undefined && this.#session.isActive(entry.address);
+  }
+
+  /**
+   * A read the model asks for (the `read_skill_resource` tool): an untrusted skill's files only
+   * once its activation was confirmed, so that reading its SKILL.md is no way around that.
+   */
+  readResourceForModel(name: string, path: string): SkillResource {
+    const entry = this.#registry.resolve(name);
+    if (
+      entry !== undefined &&
+      entry.source.trust !== 'trusted' &&
+      !this.#session.isActive(entry.address)
+    ) {
+      const error = new SkillhostError(
+        'PERMISSION_REQUIRED',
+        `Skill ${entry.address} is untrusted: activate it first (the user is asked) to read its files`,
+      );
+      this.#record(failureRecord('resource-read', name, error, { path, triggeredBy: 'model' }));
+      throw error;
+    }
+    return this.readResource(name, path);
   }
 
   readResource(name: string, path: string, options: ResourceOptions = {}): SkillResource {

@@ -46,8 +46,13 @@ export interface ToolHost {
   offered(): RegistryEntry[];
   catalog(): CatalogResult;
   route(task: string, options?: RouteOptions): RouteResult;
-  activate(name: string, options: { readonly triggeredBy: ActivationTrigger }): Activation;
-  readResource(name: string, path: string): SkillResource;
+  /** Activation as the model asks for it: an untrusted skill's is confirmed by the user first. */
+  requestActivation(
+    name: string,
+    options: { readonly triggeredBy: ActivationTrigger },
+  ): Promise<Activation>;
+  /** A read the model asks for: an untrusted skill's files only once it is active. */
+  readResourceForModel(name: string, path: string): SkillResource;
   runScript(name: string, script: string, args: readonly string[]): Promise<ScriptRun>;
 }
 
@@ -196,7 +201,7 @@ async function execute(
 ): Promise<ToolCallResult> {
   switch (name) {
     case 'activate_skill': {
-      const activation = host.activate(inScope(host, input.name as string), {
+      const activation = await host.requestActivation(inScope(host, input.name as string), {
         triggeredBy: 'model',
       });
       return {
@@ -214,7 +219,10 @@ async function execute(
       };
     }
     case 'read_skill_resource': {
-      const resource = host.readResource(inScope(host, input.name as string), input.path as string);
+      const resource = host.readResourceForModel(
+        inScope(host, input.name as string),
+        input.path as string,
+      );
       const data = { path: resource.path, mediaType: resource.mediaType, size: resource.size };
       if (resource.content.kind === 'text')
         return { isError: false, text: resource.content.text, data };
