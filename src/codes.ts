@@ -305,6 +305,11 @@ export const CODES = {
     'The description holds invisible characters (tag characters, bidirectional controls, zero-width characters).',
     'Remove them: they can hide instructions from people while models still read them.',
   ),
+  DESCRIPTION_KEYWORD_STUFFING: code(
+    'field',
+    'The description repeats one term to game matching: at least 4 times, and at least 30% of its terms (words of two or more letters or digits, stop words left out). The router counts each of its terms once.',
+    'Say once what the skill does and when to use it; list related terms once each.',
+  ),
   LICENSE_NOT_STRING: code(
     'field',
     'The field license is not a text value.',

@@ -166,9 +166,13 @@ Exit codes:
     help: `Usage: skillhost route [options] "TASK"
 
 Rank the usable skills by relevance to TASK (BM25 over name and description,
-keyword stuffing capped) and show each score term by term. Skills named in the
-task as /name or $name are selected directly. The rest are selected when they
-score at least --threshold and half the best score.
+keyword stuffing capped: a description flagged DESCRIPTION_KEYWORD_STUFFING
+counts each term once) and show each score term by term. Skills named in the
+task as /name or $name are selected directly. Untrusted skills are marked
+[untrusted] ("trusted": false in --json) and ranked after every trusted match.
+The rest are selected in that order while they score at least --threshold and
+half the best score: an untrusted skill is never selected ahead of a trusted
+one that matches.
 
 Options:
   --threshold N   Least score to select a skill (default 2)

@@ -9,6 +9,7 @@ import {
   SPEC_FIELDS,
 } from './limits.js';
 import type { ParsedSkill } from './parse.js';
+import { findKeywordStuffing } from './terms.js';
 import {
   codePointLength,
   countInvisible,
@@ -260,6 +261,15 @@ function checkDescription(parsed: ParsedSkill, report: Reporter): void {
       'DESCRIPTION_HIDDEN_UNICODE',
       'warning',
       `The description holds ${hidden} invisible character${hidden === 1 ? '' : 's'}; catalogs strip them`,
+      'description',
+    );
+  }
+  const stuffing = findKeywordStuffing(raw);
+  if (stuffing !== undefined) {
+    report.add(
+      'DESCRIPTION_KEYWORD_STUFFING',
+      'warning',
+      `The description repeats '${stuffing.term}' ${stuffing.count} times in ${stuffing.terms} terms (${Math.round((100 * stuffing.count) / stuffing.terms)}%); routing counts each of its terms once`,
       'description',
     );
   }

@@ -215,6 +215,7 @@ export class Runtime implements SkillRuntime {
       this.offered().map((entry) => ({
         name: entry.name,
         description: entry.metadata?.description ?? '',
+        trusted: entry.source.trust === 'trusted',
       })),
     ).route(task, options);
   }

@@ -4,6 +4,7 @@ import type { Activation, ActivationTrigger } from '../disclosure/activation.js'
 import type { CatalogResult } from '../disclosure/catalog.js';
 import type { SkillResource } from '../disclosure/resources.js';
 import type { RouteOptions, RouteResult } from '../disclosure/router.js';
+import { sanitizeCatalogText } from '../disclosure/sanitize.js';
 import { SkillhostError } from '../errors.js';
 import { canonicalTool } from '../policy/tools.js';
 import type { RegistryEntry } from '../registry/registry.js';
@@ -261,10 +262,12 @@ async function execute(
       const descriptions = new Map(
         host.offered().map((entry) => [entry.name, entry.metadata?.description ?? '']),
       );
+      // One line per skill, as the catalog shows it; untrusted ones are marked (and ranked last).
       const results = routed.ranked.map((candidate) => ({
         name: candidate.name,
-        description: descriptions.get(candidate.name) ?? '',
+        description: sanitizeCatalogText(descriptions.get(candidate.name) ?? '').text,
         score: Math.round(candidate.score * 1000) / 1000,
+        trusted: candidate.trusted,
       }));
       return {
         isError: false,
@@ -272,7 +275,10 @@ async function execute(
           results.length === 0
             ? 'No skill matches.'
             : results
-                .map((result) => `${result.name} (${result.score}): ${result.description}`)
+                .map(
+                  (result) =>
+                    `${result.name} (${result.score})${result.trusted ? '' : ' [untrusted: activating it asks the user]'}: ${result.description}`,
+                )
                 .join('\n'),
         data: { results },
       };

@@ -72,4 +72,23 @@ describe('skillhost activate of an untrusted skill', () => {
     expect(later.code).toBe(0);
     expect(later.stdout).toContain('EVIL BODY');
   });
+
+  it('route ranks untrusted skills after trusted matches and marks them (text and JSON)', async () => {
+    const { home, base } = setup();
+    const text = await runCli(['route', ...base, 'reports good things', '--threshold', '0'], {
+      home,
+    });
+    expect(text.code).toBe(0);
+    const lines = text.stdout.split('\n');
+    const good = lines.findIndex((line) => /\bgood\b/.test(line));
+    const evil = lines.findIndex((line) => /\bevil \[untrusted\]/.test(line));
+    expect(good).toBeGreaterThanOrEqual(0);
+    expect(evil).toBeGreaterThan(good);
+    const json = await runCli(['route', ...base, 'reports good things', '--json'], { home });
+    const ranked = JSON.parse(json.stdout).ranked as Array<{ name: string; trusted: boolean }>;
+    expect(ranked.map((candidate) => [candidate.name, candidate.trusted])).toEqual([
+      ['good', true],
+      ['evil', false],
+    ]);
+  });
 });

@@ -217,4 +217,16 @@ describe("an untrusted skill's activation by the model is confirmed", () => {
     const good = await runtime.callTool('read_skill_resource', { name: 'good', path: 'SKILL.md' });
     expect(good.isError).toBe(false);
   });
+
+  it('marks untrusted skills in search results, after trusted matches', async () => {
+    const { runtime } = setup();
+    const result = await runtime.callTool('search_skills', { query: 'reports good things' });
+    expect(result.data?.results).toEqual([
+      expect.objectContaining({ name: 'good', trusted: true }),
+      expect.objectContaining({ name: 'evil', trusted: false }),
+    ]);
+    expect(result.text).toMatch(
+      /^good .*\nevil \(.*\) \[untrusted: activating it asks the user\]: /,
+    );
+  });
 });
