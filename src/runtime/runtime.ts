@@ -6,13 +6,8 @@ import type {
   SkillFileSystem,
   WatchHandle,
 } from '../deps.js';
-import { createDiagnostic, type Diagnostic } from '../diagnostics.js';
-import {
-  type Activation,
-  type ActivationTrigger,
-  listSkillFiles,
-  SkillSession,
-} from '../disclosure/activation.js';
+import type { Diagnostic } from '../diagnostics.js';
+import { type Activation, listSkillFiles, SkillSession } from '../disclosure/activation.js';
 import { type CatalogOptions, type CatalogResult, renderCatalog } from '../disclosure/catalog.js';
 import {
   type ResourceOptions,
@@ -22,7 +17,6 @@ import {
 import { type RouteOptions, type RouteResult, SkillRouter } from '../disclosure/router.js';
 import { SkillhostError } from '../errors.js';
 import type { YamlSource } from '../format/yaml-engine.js';
-import { parseAllowedTools } from '../policy/allowed-tools.js';
 import {
   type ActiveSkillGrants,
   evaluate,
@@ -30,20 +24,18 @@ import {
   type PolicyDecision,
   type ToolRequest,
 } from '../policy/engine.js';
-import { explainGrants } from '../policy/explain.js';
 import { RUNTIME_TOOLS_ALLOWED_BY_DEFAULT } from '../policy/tools.js';
 import type { DiscoveryOptions } from '../registry/discover.js';
 import { type RegistryChanges, type RegistryEntry, SkillRegistry } from '../registry/registry.js';
 import type { SkillSource, SourceKind } from '../registry/sources.js';
 import {
-  type ActivationApprovalHost,
-  activationNeedsConfirmation,
-  askActivationApproval,
-  pendingApproval,
-} from './activation-approval.js';
+  type ActivationHost,
+  type ActivationOptions,
+  activateAsking,
+  activateWithoutAsking,
+} from './activate.js';
 import { type AgentBase, type LoadAgentOptions, type LoadedAgent, loadAgent } from './agents.js';
 import {
-  activationRecord,
   discoveryRecord,
   failureRecord,
   listRecord,
@@ -94,14 +86,14 @@ export interface RuntimeParts {
 
 const DEFAULT_LISTING = { maxFiles: 100, maxDepth: 4 };
 
-type ActivationOptions = { readonly triggeredBy: ActivationTrigger; readonly resend?: boolean };
-
 /** The facade behind the `SkillRuntime` interface. */
 export class Runtime implements SkillRuntime {
   readonly #parts: RuntimeParts;
   readonly #registry: SkillRegistry;
   readonly #session: SkillSession;
   readonly #trail: AuditTrail;
+  /** What activation needs of this runtime (the gate, the session, approvals, grants, trail). */
+  readonly #activation: ActivationHost;
   /** The policy for the runtime's own capabilities (its tools allowed by default). */
   readonly #gateConfig: PolicyConfig;
   /** Grants of skills activated in the current turn. */
@@ -144,6 +136,18 @@ export class Runtime implements SkillRuntime {
         ...Object.fromEntries(RUNTIME_TOOLS_ALLOWED_BY_DEFAULT.map((tool) => [tool, 'allow'])),
         ...parts.policy.defaults,
       },
+    };
+    this.#activation = {
+      approvals: parts.approvals,
+      confirm: parts.confirm,
+      session: this.#session,
+      hostTools: parts.policy.tools,
+      record: (input) => this.#record(input),
+      resolve: (name) => this.#registry.resolve(name),
+      contentHash: (entry) => this.#registry.contentHash(entry),
+      activeHash: (address) => this.#session.activeHash(address),
+      gate: (request) => this.#gate(request),
+      grant: (grants) => this.#grants.set(grants.address, grants),
     };
     this.#record(sessionStartRecord(parts.policy));
     for (const source of this.#registry.sources) {
@@ -262,122 +266,12 @@ export class Runtime implements SkillRuntime {
     });
   }
 
-  /** What deciding and asking about an untrusted skill's activation need of this runtime. */
-  get #approvalHost(): ActivationApprovalHost {
-    return {
-      approvals: this.#parts.approvals,
-      confirm: this.#parts.confirm,
-      record: (input) => this.#record(input),
-      resolve: (name) => this.#registry.resolve(name),
-      contentHash: (entry) => this.#registry.contentHash(entry),
-      activeHash: (address) => this.#session.activeHash(address),
-    };
-  }
-
   activate(name: string, options: ActivationOptions): Activation {
-    try {
-      const gate = this.#gate({ tool: 'activate_skill', path: name });
-      const pending = pendingApproval(
-        this.#approvalHost,
-        name,
-        options.triggeredBy,
-        options.resend === true,
-      );
-      if (pending.kind === 'ask') {
-        throw activationNeedsConfirmation(
-          this.#approvalHost,
-          pending.entry,
-          pending.hash,
-          pending.triggeredBy,
-          'activate() never asks; requestActivation() does',
-        );
-      }
-      return this.#complete(name, options, gate, pending.kind === 'stored' ? pending : undefined);
-    } catch (error) {
-      this.#record(
-        failureRecord('skill-activate', name, error, { triggeredBy: options.triggeredBy }),
-      );
-      throw error;
-    }
+    return activateWithoutAsking(this.#activation, name, options);
   }
 
-  async requestActivation(name: string, options: ActivationOptions): Promise<Activation> {
-    try {
-      const gate = this.#gate({ tool: 'activate_skill', path: name });
-      const host = this.#approvalHost;
-      const pending = pendingApproval(host, name, options.triggeredBy, options.resend === true);
-      if (pending.kind !== 'ask')
-        return this.#complete(name, options, gate, pending.kind === 'stored' ? pending : undefined);
-      const { entry, hash, triggeredBy } = pending;
-      const answer = await askActivationApproval(host, entry, hash, triggeredBy);
-      return this.#complete(name, options, gate, { kind: answer, hash });
-    } catch (error) {
-      this.#record(
-        failureRecord('skill-activate', name, error, { triggeredBy: options.triggeredBy }),
-      );
-      throw error;
-    }
-  }
-
-  /**
-   * Activates after the gate and any approval: the approved content must be the content read,
-   * or the activation is undone and refused.
-   */
-  #complete(
-    name: string,
-    options: ActivationOptions,
-    gate: PolicyDecision,
-    approved: { readonly kind: 'stored' | 'once' | 'always'; readonly hash: string } | undefined,
-  ): Activation {
-    if (options.resend === true) {
-      const known = this.#registry.resolve(name);
-      if (known !== undefined) this.#session.deactivate(known.address);
-    }
-    const activation = this.#session.activate(name, { triggeredBy: options.triggeredBy });
-    if (approved !== undefined && activation.contentHash !== approved.hash) {
-      this.#session.deactivate(activation.address);
-      throw new SkillhostError(
-        'PERMISSION_REQUIRED',
-        `Skill ${activation.address} changed after its activation was approved; it must be approved again`,
-      );
-    }
-    const entry = this.#registry.resolve(activation.address) as RegistryEntry;
-    // A grant for a tool the host does not have is dropped here, never added: say so.
-    const dropped = explainGrants(entry.metadata?.allowedTools, {
-      trusted: entry.source.trust === 'trusted',
-      hostTools: this.#parts.policy.tools,
-    }).filter((explanation) => explanation.status === 'unavailable');
-    this.#record(
-      activationRecord(
-        activation,
-        entry,
-        gate,
-        dropped.map((explanation) => explanation.entry),
-        approved?.kind,
-      ),
-    );
-    this.#grants.set(activation.address, {
-      address: activation.address,
-      source: activation.source,
-      trusted: activation.trust === 'trusted',
-      contentHash: activation.contentHash,
-      grants: parseAllowedTools(entry.metadata?.allowedTools ?? '').grants,
-    });
-    if (dropped.length === 0) return activation;
-    return {
-      ...activation,
-      diagnostics: [
-        ...activation.diagnostics,
-        ...dropped.map((explanation) =>
-          createDiagnostic(
-            'ALLOWED_TOOLS_UNAVAILABLE',
-            'warning',
-            `allowed-tools entry '${explanation.entry}': ${explanation.reason}`,
-            entry.skillFile,
-          ),
-        ),
-      ],
-    };
+  requestActivation(name: string, options: ActivationOptions): Promise<Activation> {
+    return activateAsking(this.#activation, name, options);
   }
 
   isActive(nameOrAddress: string): boolean {
