@@ -6,6 +6,7 @@ import type { SkillResource } from '../disclosure/resources.js';
 import type { RouteOptions, RouteResult } from '../disclosure/router.js';
 import { sanitizeCatalogText } from '../disclosure/sanitize.js';
 import { SkillhostError } from '../errors.js';
+import { cleanText } from '../format/characters.js';
 import { canonicalTool } from '../policy/tools.js';
 import type { RegistryEntry } from '../registry/registry.js';
 import { errorOf } from './records.js';
@@ -166,13 +167,14 @@ export function runtimeTools(host: ToolHost): ToolDefinition[] {
   }));
 }
 
+/** What a script printed, as the model reads it: no control or hidden characters (`cleanText`). */
 function describeRun(result: ScriptRunResult): string {
   const stream = (label: string, output: ScriptRunResult['stdout']) => {
     if (output.totalBytes === 0) return '';
     const body =
       output.omittedBytes > 0
-        ? `${output.head}\n[… ${output.omittedBytes} bytes not shown …]\n${output.tail}`
-        : output.head + output.tail;
+        ? `${cleanText(output.head).text}\n[… ${output.omittedBytes} bytes not shown …]\n${cleanText(output.tail).text}`
+        : cleanText(output.head + output.tail).text;
     return `<${label}>\n${body}${body.endsWith('\n') ? '' : '\n'}</${label}>\n`;
   };
   const ending = result.timedOut
