@@ -383,7 +383,9 @@ into the audit log, as with the other commands.
 
 The server asks no one: nothing is confirmed at a terminal, so a script runs
 only when the policy pre-approves it (a trusted skill's allowed-tools, e.g.
-Bash(sh scripts/run.sh:*)) or it was approved "always" before (skillhost run);
+Bash(sh scripts/run.sh:*)) or it was approved "always" before (skillhost run),
+and the model activates an untrusted skill only when its exact content was
+approved "always" before (skillhost activate NAME --triggered-by model);
 otherwise the call returns PERMISSION_REQUIRED.
 
 Over stdio, only protocol messages are written to stdout; notes go to stderr.
