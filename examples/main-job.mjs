@@ -53,10 +53,11 @@ const runtime = createSkillRuntime({
   audit: { sink, sessionId: randomUUID() },
   deps: nodeRuntimeDeps({
     // Stands in for the user at the prompt: this demo approves each run it asks about, once.
+    // (An untrusted skill the model picks would be asked about too: question.kind 'activation'.)
     confirm: async (question) => {
-      console.log(
-        `   ? run ${question.script} of ${question.skill} (${question.reason}) → yes, once`,
-      );
+      const what =
+        question.kind === 'script' ? `run ${question.script} of` : 'activate the untrusted skill';
+      console.log(`   ? ${what} ${question.skill} (${question.reason}) → yes, once`);
       return 'yes';
     },
   }),

@@ -262,8 +262,13 @@ export const CODES = {
   ),
   NAME_DIRECTORY_MISMATCH: code(
     'field',
-    'The name differs from the name of the skill directory.',
+    "The name differs from the name of the skill directory; at runtime the skill is known by its directory's name.",
     'Rename the directory or change name so that they are equal.',
+  ),
+  DIRECTORY_NAME_INVALID: code(
+    'field',
+    "The skill directory's name cannot name a skill: it is empty, holds control or invisible characters or '@', or starts or ends with white space.",
+    'Rename the directory with letters, digits and hyphens, as the name field should be.',
   ),
   NAME_NOT_ASCII: code(
     'portability',
@@ -299,6 +304,11 @@ export const CODES = {
     'field',
     'The description holds invisible characters (tag characters, bidirectional controls, zero-width characters).',
     'Remove them: they can hide instructions from people while models still read them.',
+  ),
+  DESCRIPTION_KEYWORD_STUFFING: code(
+    'field',
+    'The description repeats one term to game matching: at least 4 times, and at least 30% of its terms (words of two or more letters or digits, stop words left out). The router counts each of its terms once.',
+    'Say once what the skill does and when to use it; list related terms once each.',
   ),
   LICENSE_NOT_STRING: code(
     'field',
@@ -342,6 +352,16 @@ export const CODES = {
   ),
 
   // Body
+  BODY_CONTROL_CHARACTERS: code(
+    'body',
+    'The body holds control characters other than tab and line breaks (escape sequences can clear a terminal, write its clipboard or disguise text); loading removes them.',
+    'Delete them; write a character such as ESC as text (\\x1b) inside a code block if the instructions need to mention it.',
+  ),
+  BODY_HIDDEN_UNICODE: code(
+    'body',
+    'The body holds invisible or bidirectional-control characters (tag characters, overrides and isolates, zero-width characters); they are removed before a model sees it.',
+    'Remove them: they can hide instructions from people while models still read them. Emoji (a variation selector after a character, a joiner between two) are fine.',
+  ),
   BODY_EMPTY: code(
     'body',
     'The body of SKILL.md is empty.',
@@ -398,8 +418,8 @@ export const CODES = {
   ),
   PERMISSION_REQUIRED: code(
     'runtime',
-    'The call needs confirmation, and none could be asked for (not interactive).',
-    'Run it interactively, pass --yes for this one run, or approve it always for this content.',
+    'The call needs confirmation (a script run, or an untrusted skill the model or the router chose), and none could be asked for (not interactive).',
+    'Run it interactively and answer yes, or always for this exact content; skillhost run also takes --yes for one run.',
   ),
   SCRIPT_NOT_FOUND: code(
     'runtime',

@@ -198,10 +198,12 @@ export type {
   ToolDefinition,
 } from './runtime/tools.js';
 export type {
+  ActivationApprovalQuestion,
   ApprovalAnswer,
   ApprovalQuestion,
   ApprovalStore,
   Refusal,
+  ScriptApprovalQuestion,
   ScriptRun,
   SkillFileListing,
   SkillRuntime,

@@ -85,7 +85,8 @@ Exit codes:
     help: `Usage: skillhost list [options]
 
 List every skill found in the sources: its name, source, trust, status and
-path. Status is one of: active (offered to the model), shadowed (another skill
+path. A skill's name is its folder's name; when its SKILL.md claims another
+name, NOTES shows it ("claims name '...'"; claimedName in JSON). Status is one of: active (offered to the model), shadowed (another skill
 with the same name takes precedence; still reachable as name@source), skipped
 (has errors) and untrusted (in a project folder that is not trusted yet).
 Only metadata is read: no skill body enters memory.
@@ -138,8 +139,14 @@ the skill's directory and a listing of its files (not their contents). Names
 are only looked up in the registry, never used as paths. The activation is
 recorded in the audit log (the command fails if it cannot be written).
 
+An untrusted skill activated by the model or the router (not by the user) is
+confirmed first: at a terminal you are asked yes once / no / always for this
+exact content (the SHA-256 of its SKILL.md); without a terminal it is refused
+with PERMISSION_REQUIRED. "Always" is stored in $SKILLHOST_HOME/config.json.
+
 Options:
-  --triggered-by model|user|router   Who activates it (default: user)
+  --triggered-by model|user|router   Who activates it (default: user, which
+                                      asks nothing: it is your own choice)
 
 ${RUNTIME_OPTIONS_HELP}
   -h, --help                          Show this help
@@ -148,7 +155,9 @@ Exit codes:
   0  printed
   1  no such skill (SKILL_NOT_FOUND), or it cannot be used (SKILL_UNAVAILABLE,
      SKILL_INVALID)
-  2  usage error`,
+  2  usage error
+  3  refused: not confirmed (PERMISSION_REQUIRED), refused by you or the
+     policy (PERMISSION_DENIED)`,
     load: async () => import('./commands/activate.js'),
   },
   {
@@ -157,9 +166,13 @@ Exit codes:
     help: `Usage: skillhost route [options] "TASK"
 
 Rank the usable skills by relevance to TASK (BM25 over name and description,
-keyword stuffing capped) and show each score term by term. Skills named in the
-task as /name or $name are selected directly. The rest are selected when they
-score at least --threshold and half the best score.
+keyword stuffing capped: a description flagged DESCRIPTION_KEYWORD_STUFFING
+counts each term once) and show each score term by term. Skills named in the
+task as /name or $name are selected directly. Untrusted skills are marked
+[untrusted] ("trusted": false in --json) and ranked after every trusted match.
+The rest are selected in that order while they score at least --threshold and
+half the best score: an untrusted skill is never selected ahead of a trusted
+one that matches.
 
 Options:
   --threshold N   Least score to select a skill (default 2)
@@ -370,7 +383,9 @@ into the audit log, as with the other commands.
 
 The server asks no one: nothing is confirmed at a terminal, so a script runs
 only when the policy pre-approves it (a trusted skill's allowed-tools, e.g.
-Bash(sh scripts/run.sh:*)) or it was approved "always" before (skillhost run);
+Bash(sh scripts/run.sh:*)) or it was approved "always" before (skillhost run),
+and the model activates an untrusted skill only when its exact content was
+approved "always" before (skillhost activate NAME --triggered-by model);
 otherwise the call returns PERMISSION_REQUIRED.
 
 Over stdio, only protocol messages are written to stdout; notes go to stderr.

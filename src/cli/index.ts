@@ -3,7 +3,7 @@ import { SkillhostError } from '../errors.js';
 import { UsageError } from './args.js';
 import { COMMANDS, findCommand } from './commands.js';
 import type { CliDeps, CliIO } from './io.js';
-import { printable } from './printable.js';
+import { guardOutput, printable } from './printable.js';
 import { VERSION } from './version.js';
 
 export type { CliDeps, CliIO, CliStream } from './io.js';
@@ -32,7 +32,13 @@ Run 'skillhost <command> --help' for the options and exit codes of a command.`;
  * The whole command line as a function: parses `argv` (without the node and script paths),
  * writes to `io`, touches the world only through `deps`, and returns the exit code.
  */
-export async function cli(argv: readonly string[], io: CliIO, deps: CliDeps): Promise<number> {
+export async function cli(
+  argv: readonly string[],
+  unguarded: CliIO,
+  deps: CliDeps,
+): Promise<number> {
+  // Every write of every command, whatever it prints, is made safe for a terminal here.
+  const io = guardOutput(unguarded);
   const [first, ...rest] = argv;
   if (first === undefined || first === '-h' || first === '--help' || first === 'help') {
     if (first === 'help' && rest[0] !== undefined) {

@@ -34,9 +34,11 @@ export interface CliIO {
   readonly stdin?: CliInput;
 }
 
-/** An approval given with "always", bound to source, skill, content hash and script. */
+/** An approval given with "always", bound to source, skill, content hash and script or activation. */
 export interface StoredApproval {
   readonly key: string;
+  /** What was approved: a script run (absent, for older files) or a skill's activation. */
+  readonly kind?: 'activation';
   readonly skill: string;
   readonly script: string;
   readonly contentHash: string;

@@ -51,6 +51,7 @@ function approvalStore(deps: CliDeps): ApprovalStore {
       const approvals = (config.approvals ?? []).filter((approval) => approval.key !== key);
       approvals.push({
         key,
+        ...(note.kind === 'activation' ? { kind: 'activation' as const } : {}),
         skill: note.skill ?? '',
         script: note.script ?? '',
         contentHash: note.contentHash ?? '',
@@ -60,6 +61,19 @@ function approvalStore(deps: CliDeps): ApprovalStore {
   };
 }
 
+/** The first line of a question at the terminal: what would happen, to which exact content. */
+function describeQuestion(question: ApprovalQuestion): string {
+  const hash = `sha256 ${question.contentHash.slice(0, 16)}…`;
+  if (question.kind === 'activation') {
+    return `Activate ${printable(question.skill)}, UNTRUSTED (source ${printable(question.source)}), ${hash}, as the ${question.triggeredBy} asks? Its instructions would enter the model's context.\n  Description: ${printable(question.description.slice(0, 300))}`;
+  }
+  const args =
+    question.args.length === 0
+      ? ''
+      : ` ${question.args.map((argument) => JSON.stringify(argument)).join(' ')}`;
+  return `Run ${printable(question.script)}${printable(args)} (${question.interpreter}) of ${printable(question.skill)}, ${question.trusted ? 'trusted' : 'UNTRUSTED'}, ${hash}, in the sandbox?`;
+}
+
 /** Asks at the terminal: yes, no, or always for this exact content. */
 function terminalConfirm(
   io: CliIO,
@@ -67,12 +81,8 @@ function terminalConfirm(
   const input = io.stdin;
   if (input === undefined || input.isTTY !== true) return undefined;
   return async (question) => {
-    const args =
-      question.args.length === 0
-        ? ''
-        : ` ${question.args.map((argument) => JSON.stringify(argument)).join(' ')}`;
     io.stderr.write(
-      `Run ${printable(question.script)}${printable(args)} (${question.interpreter}) of ${printable(question.skill)}, ${question.trusted ? 'trusted' : 'UNTRUSTED'}, sha256 ${question.contentHash.slice(0, 16)}…, in the sandbox?\n  ${printable(question.reason)}\n[y]es once / [n]o / [a]lways for this exact content: `,
+      `${describeQuestion(question)}\n  ${printable(question.reason)}\n[y]es once / [n]o / [a]lways for this exact content: `,
     );
     const answer = (await input.readLine())?.trim().toLowerCase();
     if (answer === 'y' || answer === 'yes') return 'yes';

@@ -1,6 +1,7 @@
 import type { EntryKind, SkillFileSystem } from '../deps.js';
 import type { Diagnostic } from '../diagnostics.js';
 import { SkillhostError } from '../errors.js';
+import { showHiddenCharacters } from '../format/characters.js';
 import type { ReadLimits } from '../format/limits.js';
 import { joinPath } from '../paths.js';
 import type { RegistryEntry, SkillRegistry } from '../registry/registry.js';
@@ -108,16 +109,17 @@ function wrap(
   files: readonly SkillFile[],
   unlisted: number,
 ): string {
+  // Names are shown, not hidden or removed: a file called "\u202egnp.exe" reads as what it is.
   const listing = files.map((file) =>
     file.kind === 'file' && file.size !== undefined
-      ? `${file.path} (${formatSize(file.size)})`
-      : `${file.path} (${file.kind === 'symlink' ? 'link' : file.kind})`,
+      ? `${showHiddenCharacters(file.path)} (${formatSize(file.size)})`
+      : `${showHiddenCharacters(file.path)} (${file.kind === 'symlink' ? 'link' : file.kind})`,
   );
   if (unlisted > 0) listing.push(`… ${unlisted} more files not listed`);
   const attributes = `name="${escapeXmlText(entry.name)}" source="${escapeXmlText(entry.source.id)}" trust="${entry.source.trust}"`;
   return [
     `<skill_content ${attributes}>`,
-    `Skill directory: ${entry.directory}`,
+    `Skill directory: ${showHiddenCharacters(entry.directory)}`,
     'Relative paths in these instructions are relative to that directory.',
     '',
     defuse(body),
@@ -154,6 +156,11 @@ export class SkillSession {
 
   isActive(address: string): boolean {
     return this.#active.has(address);
+  }
+
+  /** The content hash a skill is active with, or undefined when it is not active. */
+  activeHash(address: string): string | undefined {
+    return this.#active.get(address)?.hash;
   }
 
   /** Forgets every activation (a new conversation, or after the context was compacted). */
@@ -202,7 +209,8 @@ export class SkillSession {
       ...(this.#options.limits === undefined ? {} : { limits: this.#options.limits }),
       ...(yaml === undefined ? {} : { yaml }),
     });
-    if (fresh.skill === undefined || fresh.skill.metadata.name !== entry.name) {
+    // The skill is its folder: a name the file claims (now or since discovery) changes nothing.
+    if (fresh.skill === undefined) {
       throw new SkillhostError(
         'SKILL_INVALID',
         `Skill ${entry.address} changed on disk and can no longer be loaded; refresh the registry`,

@@ -1,5 +1,6 @@
 import type { ReadProblem, SkillFileSystem } from '../deps.js';
 import { SkillhostError } from '../errors.js';
+import { cleanText } from '../format/characters.js';
 import { decodeSkillText } from '../format/text.js';
 import type { RegistryEntry } from '../registry/registry.js';
 
@@ -25,7 +26,13 @@ export interface SkillResource {
   readonly path: string;
   readonly size: number;
   readonly mediaType: string;
+  /**
+   * Text as a model may read it: control characters (other than tab and line breaks) and
+   * invisible or bidirectional-control characters are removed; `removedCharacters` counts them.
+   */
   readonly content: ResourceContent;
+  /** Characters removed from a text file (present only when some were). */
+  readonly removedCharacters?: number;
 }
 
 export type PathCheck =
@@ -122,7 +129,8 @@ function base64(bytes: Uint8Array): string {
 /**
  * L3: reads one file of a skill. The path is checked, then opened inside the skill directory
  * and verified to be the regular file that was checked; the size cap holds while reading. An
- * untrusted skill's file with other hard links is refused. Errors never carry file content.
+ * untrusted skill's file with other hard links is refused. Errors never carry file content. Text
+ * comes without control or hidden characters (`cleanText`).
  */
 export function readSkillResource(
   fs: SkillFileSystem,
@@ -170,13 +178,19 @@ export function readSkillResource(
       },
     );
   }
-  return {
+  const base = {
     skill: entry.address,
     path: check.path,
     size: read.bytes.length,
     mediaType: mediaTypeOf(check.path, binary),
-    content: binary
-      ? { kind: 'binary', base64: base64(read.bytes) }
-      : { kind: 'text', text: decoded.text as string },
+  };
+  if (binary) return { ...base, content: { kind: 'binary', base64: base64(read.bytes) } };
+  // A file read as text goes to a model (or a terminal): nothing in it may hide or rewrite.
+  const cleaned = cleanText(decoded.text as string);
+  const removed = cleaned.control.count + cleaned.hidden.count;
+  return {
+    ...base,
+    content: { kind: 'text', text: cleaned.text },
+    ...(removed === 0 ? {} : { removedCharacters: removed }),
   };
 }

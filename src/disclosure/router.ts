@@ -1,9 +1,12 @@
+import { findKeywordStuffing, tokenize } from '../format/terms.js';
 import { sanitizeCatalogText } from './sanitize.js';
 
 /** What the router knows of a skill. */
 export interface RoutableSkill {
   readonly name: string;
   readonly description: string;
+  /** Whether its source is trusted (default true): untrusted skills rank after trusted ones. */
+  readonly trusted?: boolean;
 }
 
 export interface RouteOptions {
@@ -19,6 +22,8 @@ export interface RouteOptions {
 
 export interface RouteCandidate {
   readonly name: string;
+  /** False for a skill of an untrusted source: ranked after every trusted match. */
+  readonly trusted: boolean;
   readonly score: number;
   /** Each matched query term and what it contributed to the score. */
   readonly terms: Readonly<Record<string, number>>;
@@ -29,29 +34,19 @@ export interface RouteResult {
   readonly mentioned: readonly string[];
   /** Mentions that name no skill. */
   readonly unknownMentions: readonly string[];
-  /** The best candidates by relevance, highest first. */
+  /** The best candidates: trusted ones first, then by relevance, highest first. */
   readonly ranked: readonly RouteCandidate[];
   /** The skills to activate: the mentioned ones, else the ranked ones above the thresholds. */
   readonly selected: readonly string[];
 }
 
-const stopWords = new Set(
-  'a an and are as at be by can do for from has have how i if in into is it its me my of on or our so that the their them then there these this to use used uses using was we what when where which who will with you your'.split(
-    ' ',
-  ),
-);
+export { tokenize } from '../format/terms.js';
 
-/** Lower-case word tokens (Unicode letters and digits), without stop words. */
-export function tokenize(text: string): string[] {
-  const tokens: string[] = [];
-  for (const match of text.toLowerCase().matchAll(/[\p{L}\p{N}]+/gu)) {
-    const token = match[0];
-    if (token.length > 1 && !stopWords.has(token)) tokens.push(token);
-  }
-  return tokens;
-}
-
-/** Term frequency is capped so that a description stuffed with one word gains nothing by it. */
+/**
+ * Term frequency is capped so that a description stuffed with one word gains nothing by it; a
+ * description found keyword-stuffed (`findKeywordStuffing`) counts each of its terms once, and a
+ * name counts each of its words once.
+ */
 const MAX_TERM_FREQUENCY = 3;
 const K1 = 1.2;
 const B = 0.75;
@@ -59,6 +54,7 @@ const NAME_WEIGHT = 2;
 
 interface Document {
   readonly name: string;
+  readonly trusted: boolean;
   readonly length: number;
   readonly frequencies: Map<string, number>;
 }
@@ -83,8 +79,11 @@ export class SkillRouter {
       const frequencies = new Map<string, number>();
       const add = (token: string, weight: number) =>
         frequencies.set(token, (frequencies.get(token) ?? 0) + weight);
-      for (const token of tokenize(skill.name.replace(/-/g, ' '))) add(token, NAME_WEIGHT);
-      for (const token of tokenize(sanitizeCatalogText(skill.description).text)) add(token, 1);
+      for (const token of new Set(tokenize(skill.name.replace(/-/g, ' ')))) add(token, NAME_WEIGHT);
+      const description = sanitizeCatalogText(skill.description).text;
+      const words = tokenize(description);
+      for (const token of findKeywordStuffing(description) === undefined ? words : new Set(words))
+        add(token, 1);
       let length = 0;
       for (const [token, count] of frequencies) {
         const capped = Math.min(count, MAX_TERM_FREQUENCY);
@@ -96,7 +95,12 @@ export class SkillRouter {
         else list.push(this.#documents.length);
       }
       totalLength += length;
-      this.#documents.push({ name: skill.name, length, frequencies });
+      this.#documents.push({
+        name: skill.name,
+        trusted: skill.trusted !== false,
+        length,
+        frequencies,
+      });
     }
     this.#names = new Set(skills.map((skill) => skill.name));
     this.#averageLength = this.#documents.length === 0 ? 1 : totalLength / this.#documents.length;
@@ -137,24 +141,37 @@ export class SkillRouter {
         scores.set(index, current);
       }
     }
+    // Every candidate has a positive score: trusted ones come first, then the untrusted, so an
+    // untrusted skill is never selected ahead of a trusted one that matches the task.
     const ranked = [...scores.entries()]
-      .map(([index, value]) => ({
-        name: (this.#documents[index] as Document).name,
-        score: Math.round(value.score * 1000) / 1000,
-        terms: value.terms,
-      }))
-      .sort((a, b) => b.score - a.score || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))
+      .map(([index, value]) => {
+        const document = this.#documents[index] as Document;
+        return {
+          name: document.name,
+          trusted: document.trusted,
+          score: Math.round(value.score * 1000) / 1000,
+          terms: value.terms,
+        };
+      })
+      .sort(
+        (a, b) =>
+          Number(b.trusted) - Number(a.trusted) ||
+          b.score - a.score ||
+          (a.name < b.name ? -1 : a.name > b.name ? 1 : 0),
+      )
       .slice(0, options.candidates ?? 10);
     const threshold = options.threshold ?? 2;
     const relative = options.relativeThreshold ?? 0.5;
     const best = ranked[0]?.score ?? 0;
+    // Selection takes candidates in order and stops at the first that falls short: a trusted
+    // skill that matches but falls short keeps every untrusted one (ranked after it) unselected.
+    const passing = (candidate: RouteCandidate) =>
+      candidate.score >= threshold && candidate.score >= best * relative;
+    const shortfall = ranked.findIndex((candidate) => !passing(candidate));
     const selected =
       mentioned.length > 0
         ? mentioned
-        : ranked
-            .filter(
-              (candidate) => candidate.score >= threshold && candidate.score >= best * relative,
-            )
+        : (shortfall === -1 ? ranked : ranked.slice(0, shortfall))
             .slice(0, options.limit ?? 3)
             .map((candidate) => candidate.name);
     return { mentioned, unknownMentions: unknown, ranked, selected };

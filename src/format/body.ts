@@ -1,6 +1,8 @@
 import { createDiagnostic, type Diagnostic } from '../diagnostics.js';
+import { cleanText, codePointName } from './characters.js';
 import { RECOMMENDED_MAX_BODY_LINES, RECOMMENDED_MAX_BODY_TOKENS } from './limits.js';
 import type { ParsedSkill } from './parse.js';
+import type { ValidationMode } from './validate-fields.js';
 
 /**
  * A quick token estimate where exactness is not needed: about four ASCII characters per token,
@@ -143,17 +145,70 @@ export function findBodyLinks(body: string): BodyLink[] {
 
 export interface BodyCheckOptions {
   /**
+   * `strict` (default): control characters in the body are an error. `lenient` (loading): a
+   * warning, and loading removes them.
+   */
+  readonly mode?: ValidationMode;
+  /**
    * Tells whether a path relative to the skill root names an existing file or directory;
    * undefined when unknown. Without it, links are not checked.
    */
   readonly fileExists?: (relativePath: string) => boolean | undefined;
 }
 
-/** Portability checks on the body: length in lines and tokens, empty body, broken links. */
+function plural(count: number, word: string): string {
+  return `${count} ${word}${count === 1 ? '' : 's'}`;
+}
+
+/**
+ * Control characters (an error when strict) and invisible or bidirectional-control characters
+ * (a warning) in the body, with their count and where the first one is. Loading removes both
+ * (`cleanText`), so neither reaches a model or a terminal.
+ */
+function checkBodyCharacters(
+  parsed: ParsedSkill,
+  body: string,
+  mode: ValidationMode,
+  out: Diagnostic[],
+): void {
+  const { control, hidden } = cleanText(body);
+  if (control.count > 0) {
+    const at = parsed.bodyPosition(control.first);
+    out.push(
+      createDiagnostic(
+        'BODY_CONTROL_CHARACTERS',
+        mode === 'strict' ? 'error' : 'warning',
+        `The body holds ${plural(control.count, 'control character')} (the first, ${codePointName(control.codePoint)}, at line ${at.line}, column ${at.column}); they can rewrite a terminal and are removed when the skill is loaded`,
+        parsed.file,
+        at.line,
+        at.column,
+      ),
+    );
+  }
+  if (hidden.count > 0) {
+    const at = parsed.bodyPosition(hidden.first);
+    out.push(
+      createDiagnostic(
+        'BODY_HIDDEN_UNICODE',
+        'warning',
+        `The body holds ${plural(hidden.count, 'invisible or bidirectional-control character')} (the first, ${codePointName(hidden.codePoint)}, at line ${at.line}, column ${at.column}); they are removed before a model sees the body`,
+        parsed.file,
+        at.line,
+        at.column,
+      ),
+    );
+  }
+}
+
+/**
+ * Checks on the body: control and hidden characters, then portability (length in lines and
+ * tokens, empty body, broken links).
+ */
 export function checkBody(parsed: ParsedSkill, options: BodyCheckOptions = {}): Diagnostic[] {
   const body = parsed.body;
   const out: Diagnostic[] = [];
   if (body === undefined || parsed.frontmatter === undefined) return out;
+  checkBodyCharacters(parsed, body, options.mode ?? 'strict', out);
   const lines = countLines(body, RECOMMENDED_MAX_BODY_LINES);
   if (lines === 0) {
     out.push(

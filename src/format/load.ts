@@ -1,5 +1,6 @@
 import { type Diagnostic, hasErrors } from '../diagnostics.js';
 import { SkillhostError } from '../errors.js';
+import { cleanText } from './characters.js';
 import { type ParsedSkill, type ParseOptions, parseSkill, type SkillLocation } from './parse.js';
 import { allowedToolsString, metadataStrings } from './properties.js';
 import { detachString, pythonStrip } from './unicode.js';
@@ -34,6 +35,14 @@ export interface LoadOptions extends ParseOptions, ValidateOptions {
   readonly level?: LoadLevel;
 }
 
+/**
+ * The body as loading gives it to a model: control and hidden characters removed (validation
+ * reports them with their positions), then trimmed.
+ */
+export function loadedBody(parsed: ParsedSkill): string {
+  return cleanText(parsed.body ?? '').text.trim();
+}
+
 /** Builds the normalised metadata of a parsed skill, or undefined when name or description is unusable. */
 export function toSkillMetadata(parsed: ParsedSkill): SkillMetadata | undefined {
   const frontmatter = parsed.frontmatter;
@@ -41,16 +50,22 @@ export function toSkillMetadata(parsed: ParsedSkill): SkillMetadata | undefined 
   const { name, description, license, compatibility } = frontmatter;
   if (typeof name !== 'string' || typeof description !== 'string') return undefined;
   const normalisedName = pythonStrip(name).normalize('NFKC');
-  const trimmedDescription = pythonStrip(description);
+  // What a runtime shows of a skill (catalogs, search results, MCP clients) carries no control
+  // or hidden characters; strict validation still reports them as written.
+  const trimmedDescription = pythonStrip(cleanText(description).text);
   if (normalisedName === '' || trimmedDescription === '') return undefined;
   const allowedTools = allowedToolsString(parsed);
+  const metadata = metadataStrings(parsed);
+  for (const key of Object.keys(metadata)) metadata[key] = cleanText(metadata[key] as string).text;
   return {
     name: detachString(normalisedName),
     description: detachString(trimmedDescription),
-    ...(typeof license === 'string' ? { license: detachString(license) } : {}),
-    ...(typeof compatibility === 'string' ? { compatibility: detachString(compatibility) } : {}),
+    ...(typeof license === 'string' ? { license: detachString(cleanText(license).text) } : {}),
+    ...(typeof compatibility === 'string'
+      ? { compatibility: detachString(cleanText(compatibility).text) }
+      : {}),
     ...(allowedTools === undefined ? {} : { allowedTools: detachString(allowedTools) }),
-    metadata: Object.freeze(metadataStrings(parsed)),
+    metadata: Object.freeze(metadata),
   };
 }
 
@@ -78,6 +93,6 @@ export function loadSkill(
   }
   const level = options.level ?? 'full';
   return level === 'full'
-    ? { file: location.file, metadata, body: (parsed.body ?? '').trim(), diagnostics }
+    ? { file: location.file, metadata, body: loadedBody(parsed), diagnostics }
     : { file: location.file, metadata, diagnostics };
 }

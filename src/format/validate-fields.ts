@@ -1,5 +1,6 @@
 import type { Code } from '../codes.js';
 import { createDiagnostic, type Diagnostic, type Severity } from '../diagnostics.js';
+import { identityProblem, skillIdentity } from './identity.js';
 import {
   CLIENT_SPECIFIC_FIELDS,
   MAX_COMPATIBILITY_LENGTH,
@@ -8,6 +9,7 @@ import {
   SPEC_FIELDS,
 } from './limits.js';
 import type { ParsedSkill } from './parse.js';
+import { findKeywordStuffing } from './terms.js';
 import {
   codePointLength,
   countInvisible,
@@ -103,7 +105,23 @@ function checkUnknownFields(parsed: ParsedSkill, mode: ValidationMode, out: Diag
 }
 
 /** The name rules of the specification, as the reference validator applies them. */
-function checkName(parsed: ParsedSkill, report: Reporter): void {
+/**
+ * Lenient loading knows a skill by its directory's name, so that name must be usable as one.
+ * (Strict validation already fails such a skill: its name cannot equal the directory's.)
+ */
+function checkDirectoryName(parsed: ParsedSkill, report: Reporter): void {
+  const directoryName = parsed.directoryName;
+  if (directoryName === undefined) return;
+  const problem = identityProblem(directoryName);
+  if (problem === undefined) return;
+  report.add(
+    'DIRECTORY_NAME_INVALID',
+    'error',
+    `The skill directory ${JSON.stringify(directoryName.slice(0, 100))} cannot name a skill: ${problem}`,
+  );
+}
+
+function checkName(parsed: ParsedSkill, report: Reporter, mode: ValidationMode): void {
   const raw = parsed.frontmatter?.name;
   if (raw === undefined) {
     report.add('NAME_MISSING', 'error', 'Missing required field: name');
@@ -191,9 +209,12 @@ function checkName(parsed: ParsedSkill, report: Reporter): void {
     directoryName !== name &&
     directoryName.normalize('NFKC') !== name
   ) {
+    // At runtime the directory's name is the skill's name: the claim never makes it another skill.
     report.rule(
       'NAME_DIRECTORY_MISMATCH',
-      `Skill name '${name}' must match its directory name '${directoryName}'`,
+      mode === 'strict'
+        ? `Skill name '${name}' must match its directory name '${directoryName}'`
+        : `Skill name '${name}' differs from its directory name '${directoryName}'; it is known as '${skillIdentity(directoryName)}'`,
       'name',
     );
   }
@@ -240,6 +261,15 @@ function checkDescription(parsed: ParsedSkill, report: Reporter): void {
       'DESCRIPTION_HIDDEN_UNICODE',
       'warning',
       `The description holds ${hidden} invisible character${hidden === 1 ? '' : 's'}; catalogs strip them`,
+      'description',
+    );
+  }
+  const stuffing = findKeywordStuffing(raw);
+  if (stuffing !== undefined) {
+    report.add(
+      'DESCRIPTION_KEYWORD_STUFFING',
+      'warning',
+      `The description repeats '${stuffing.term}' ${stuffing.count} times in ${stuffing.terms} terms (${Math.round((100 * stuffing.count) / stuffing.terms)}%); routing counts each of its terms once`,
       'description',
     );
   }
@@ -338,7 +368,8 @@ export function checkFrontmatterFields(
   if (parsed.frontmatter === undefined) return out;
   const report = createReporter(parsed, options.mode, out);
   checkUnknownFields(parsed, options.mode, out);
-  checkName(parsed, report);
+  checkName(parsed, report, options.mode);
+  if (options.mode === 'lenient') checkDirectoryName(parsed, report);
   checkDescription(parsed, report);
   checkOptionalFields(parsed, report);
   return out;

@@ -1,4 +1,5 @@
 import { compareDiagnostics, createDiagnostic, type Diagnostic } from '../diagnostics.js';
+import { skillIdentity } from '../format/identity.js';
 import type { SkillMetadata } from '../format/load.js';
 import { isAsciiName } from '../format/unicode.js';
 import { baseName, joinPath } from '../paths.js';
@@ -15,7 +16,10 @@ import type { SkillSource, SourceKind } from './sources.js';
 export type SkillStatus = 'active' | 'shadowed' | 'skipped' | 'untrusted';
 
 export interface RegistryEntry {
-  /** The skill's name, or its directory name when the name cannot be read. */
+  /**
+   * The skill's name: its directory's name, NFKC-normalised. The `name` its SKILL.md claims is
+   * `metadata.name`; when the two differ the entry has a NAME_DIRECTORY_MISMATCH warning.
+   */
   readonly name: string;
   /** `name@source-id`: addresses this copy even when it is shadowed. */
   readonly address: string;
@@ -96,7 +100,7 @@ export interface EntryTable {
 export interface RankedCandidate extends Candidate {
   readonly name: string;
   readonly rank: number;
-  /** 1 when the directory name differs from the skill name. */
+  /** 1 when the directory's name is not in normal form, or the name its SKILL.md claims differs. */
   readonly mismatch: number;
 }
 
@@ -156,9 +160,12 @@ function byText(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
 }
 
-/** The name a record is known by: its skill name, or its directory's when the name is unusable. */
+/**
+ * The name a record is known by: its directory's name (NFKC-normalised), never the name its
+ * SKILL.md claims, so that no file can take, shadow or answer for another skill's name.
+ */
 export function recordName(record: SkillRecord): string {
-  return record.metadata?.name ?? baseName(record.directory);
+  return skillIdentity(baseName(record.directory));
 }
 
 /** Ranks sources for the collision rules: lower wins (kind precedence, then source order). */
@@ -187,7 +194,11 @@ export function rankCandidate(
     source: candidate.source,
     name,
     rank: rank(candidate.source),
-    mismatch: baseName(candidate.record.directory) === name ? 0 : 1,
+    mismatch:
+      baseName(candidate.record.directory) === name &&
+      (candidate.record.metadata === undefined || candidate.record.metadata.name === name)
+        ? 0
+        : 1,
   };
 }
 
@@ -263,9 +274,9 @@ export function buildGroup(
 
 /**
  * The registry's entries from the skills found in its sources (pure: no file system). Skills are
- * grouped by name; within a name, the source kind's precedence decides, then the source's order,
- * then a copy whose directory matches its name, then the directory. Look-alike active names get
- * a warning. A group of `previous` whose members are the very same objects keeps its entries, so
+ * grouped by name (their directory's name); within a name, the source kind's precedence decides,
+ * then the source's order, then a copy whose SKILL.md claims that same name, then the directory.
+ * Look-alike active names get a warning. A group of `previous` whose members are the very same objects keeps its entries, so
  * a rebuild after one change rebuilds one group, not ten thousand.
  */
 export function resolveEntries(

@@ -75,6 +75,8 @@ export function activationRecord(
   entry: RegistryEntry,
   gate: PolicyDecision,
   droppedGrants: readonly string[],
+  /** How the user approved it, when it needed approving (an untrusted skill the model chose). */
+  approval?: 'stored' | 'once' | 'always',
 ): AuditEventInput {
   return {
     event: 'skill-activate',
@@ -91,6 +93,7 @@ export function activationRecord(
       already_active: activation.alreadyActive,
       listed_files: activation.files.length,
       ...(droppedGrants.length === 0 ? {} : { dropped_grants: droppedGrants }),
+      ...(approval === undefined ? {} : { approval }),
       policy: policyOf(gate),
     },
   };

@@ -6,13 +6,8 @@ import type {
   SkillFileSystem,
   WatchHandle,
 } from '../deps.js';
-import { createDiagnostic, type Diagnostic } from '../diagnostics.js';
-import {
-  type Activation,
-  type ActivationTrigger,
-  listSkillFiles,
-  SkillSession,
-} from '../disclosure/activation.js';
+import type { Diagnostic } from '../diagnostics.js';
+import { type Activation, listSkillFiles, SkillSession } from '../disclosure/activation.js';
 import { type CatalogOptions, type CatalogResult, renderCatalog } from '../disclosure/catalog.js';
 import {
   type ResourceOptions,
@@ -22,7 +17,6 @@ import {
 import { type RouteOptions, type RouteResult, SkillRouter } from '../disclosure/router.js';
 import { SkillhostError } from '../errors.js';
 import type { YamlSource } from '../format/yaml-engine.js';
-import { parseAllowedTools } from '../policy/allowed-tools.js';
 import {
   type ActiveSkillGrants,
   evaluate,
@@ -30,14 +24,18 @@ import {
   type PolicyDecision,
   type ToolRequest,
 } from '../policy/engine.js';
-import { explainGrants } from '../policy/explain.js';
 import { RUNTIME_TOOLS_ALLOWED_BY_DEFAULT } from '../policy/tools.js';
 import type { DiscoveryOptions } from '../registry/discover.js';
 import { type RegistryChanges, type RegistryEntry, SkillRegistry } from '../registry/registry.js';
 import type { SkillSource, SourceKind } from '../registry/sources.js';
+import {
+  type ActivationHost,
+  type ActivationOptions,
+  activateAsking,
+  activateWithoutAsking,
+} from './activate.js';
 import { type AgentBase, type LoadAgentOptions, type LoadedAgent, loadAgent } from './agents.js';
 import {
-  activationRecord,
   discoveryRecord,
   failureRecord,
   listRecord,
@@ -94,6 +92,8 @@ export class Runtime implements SkillRuntime {
   readonly #registry: SkillRegistry;
   readonly #session: SkillSession;
   readonly #trail: AuditTrail;
+  /** What activation needs of this runtime (the gate, the session, approvals, grants, trail). */
+  readonly #activation: ActivationHost;
   /** The policy for the runtime's own capabilities (its tools allowed by default). */
   readonly #gateConfig: PolicyConfig;
   /** Grants of skills activated in the current turn. */
@@ -136,6 +136,18 @@ export class Runtime implements SkillRuntime {
         ...Object.fromEntries(RUNTIME_TOOLS_ALLOWED_BY_DEFAULT.map((tool) => [tool, 'allow'])),
         ...parts.policy.defaults,
       },
+    };
+    this.#activation = {
+      approvals: parts.approvals,
+      confirm: parts.confirm,
+      session: this.#session,
+      hostTools: parts.policy.tools,
+      record: (input) => this.#record(input),
+      resolve: (name) => this.#registry.resolve(name),
+      contentHash: (entry) => this.#registry.contentHash(entry),
+      activeHash: (address) => this.#session.activeHash(address),
+      gate: (request) => this.#gate(request),
+      grant: (grants) => this.#grants.set(grants.address, grants),
     };
     this.#record(sessionStartRecord(parts.policy));
     for (const source of this.#registry.sources) {
@@ -210,6 +222,7 @@ export class Runtime implements SkillRuntime {
       this.offered().map((entry) => ({
         name: entry.name,
         description: entry.metadata?.description ?? '',
+        trusted: entry.source.trust === 'trusted',
       })),
     ).route(task, options);
   }
@@ -256,66 +269,38 @@ export class Runtime implements SkillRuntime {
     });
   }
 
-  activate(
-    name: string,
-    options: { readonly triggeredBy: ActivationTrigger; readonly resend?: boolean },
-  ): Activation {
-    let activation: Activation;
-    let gate: PolicyDecision;
-    try {
-      gate = this.#gate({ tool: 'activate_skill', path: name });
-      if (options.resend === true) {
-        const known = this.#registry.resolve(name);
-        if (known !== undefined) this.#session.deactivate(known.address);
-      }
-      activation = this.#session.activate(name, { triggeredBy: options.triggeredBy });
-    } catch (error) {
-      this.#record(
-        failureRecord('skill-activate', name, error, { triggeredBy: options.triggeredBy }),
-      );
-      throw error;
-    }
-    const entry = this.#registry.resolve(activation.address) as RegistryEntry;
-    // A grant for a tool the host does not have is dropped here, never added: say so.
-    const dropped = explainGrants(entry.metadata?.allowedTools, {
-      trusted: entry.source.trust === 'trusted',
-      hostTools: this.#parts.policy.tools,
-    }).filter((explanation) => explanation.status === 'unavailable');
-    this.#record(
-      activationRecord(
-        activation,
-        entry,
-        gate,
-        dropped.map((explanation) => explanation.entry),
-      ),
-    );
-    this.#grants.set(activation.address, {
-      address: activation.address,
-      source: activation.source,
-      trusted: activation.trust === 'trusted',
-      contentHash: activation.contentHash,
-      grants: parseAllowedTools(entry.metadata?.allowedTools ?? '').grants,
-    });
-    if (dropped.length === 0) return activation;
-    return {
-      ...activation,
-      diagnostics: [
-        ...activation.diagnostics,
-        ...dropped.map((explanation) =>
-          createDiagnostic(
-            'ALLOWED_TOOLS_UNAVAILABLE',
-            'warning',
-            `allowed-tools entry '${explanation.entry}': ${explanation.reason}`,
-            entry.skillFile,
-          ),
-        ),
-      ],
-    };
+  activate(name: string, options: ActivationOptions): Activation {
+    return activateWithoutAsking(this.#activation, name, options);
+  }
+
+  requestActivation(name: string, options: ActivationOptions): Promise<Activation> {
+    return activateAsking(this.#activation, name, options);
   }
 
   isActive(nameOrAddress: string): boolean {
     const entry = this.#registry.resolve(nameOrAddress);
     return entry !== undefined && this.#session.isActive(entry.address);
+  }
+
+  /**
+   * A read the model asks for (the `read_skill_resource` tool): an untrusted skill's files only
+   * once its activation was confirmed, so that reading its SKILL.md is no way around that.
+   */
+  readResourceForModel(name: string, path: string): SkillResource {
+    const entry = this.#registry.resolve(name);
+    if (
+      entry !== undefined &&
+      entry.source.trust !== 'trusted' &&
+      !this.#session.isActive(entry.address)
+    ) {
+      const error = new SkillhostError(
+        'PERMISSION_REQUIRED',
+        `Skill ${entry.address} is untrusted: activate it first (the user is asked) to read its files`,
+      );
+      this.#record(failureRecord('resource-read', name, error, { path, triggeredBy: 'model' }));
+      throw error;
+    }
+    return this.readResource(name, path);
   }
 
   readResource(name: string, path: string, options: ResourceOptions = {}): SkillResource {

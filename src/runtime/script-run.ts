@@ -199,6 +199,7 @@ async function confirmRun(
     );
   }
   const answer = await host.confirm({
+    kind: 'script',
     skill: entry.address,
     source: entry.source.id,
     trusted: entry.source.trust === 'trusted',

@@ -4,7 +4,9 @@ import type { Activation, ActivationTrigger } from '../disclosure/activation.js'
 import type { CatalogResult } from '../disclosure/catalog.js';
 import type { SkillResource } from '../disclosure/resources.js';
 import type { RouteOptions, RouteResult } from '../disclosure/router.js';
+import { sanitizeCatalogText } from '../disclosure/sanitize.js';
 import { SkillhostError } from '../errors.js';
+import { cleanText } from '../format/characters.js';
 import { canonicalTool } from '../policy/tools.js';
 import type { RegistryEntry } from '../registry/registry.js';
 import { errorOf } from './records.js';
@@ -46,8 +48,13 @@ export interface ToolHost {
   offered(): RegistryEntry[];
   catalog(): CatalogResult;
   route(task: string, options?: RouteOptions): RouteResult;
-  activate(name: string, options: { readonly triggeredBy: ActivationTrigger }): Activation;
-  readResource(name: string, path: string): SkillResource;
+  /** Activation as the model asks for it: an untrusted skill's is confirmed by the user first. */
+  requestActivation(
+    name: string,
+    options: { readonly triggeredBy: ActivationTrigger },
+  ): Promise<Activation>;
+  /** A read the model asks for: an untrusted skill's files only once it is active. */
+  readResourceForModel(name: string, path: string): SkillResource;
   runScript(name: string, script: string, args: readonly string[]): Promise<ScriptRun>;
 }
 
@@ -160,13 +167,14 @@ export function runtimeTools(host: ToolHost): ToolDefinition[] {
   }));
 }
 
+/** What a script printed, as the model reads it: no control or hidden characters (`cleanText`). */
 function describeRun(result: ScriptRunResult): string {
   const stream = (label: string, output: ScriptRunResult['stdout']) => {
     if (output.totalBytes === 0) return '';
     const body =
       output.omittedBytes > 0
-        ? `${output.head}\n[… ${output.omittedBytes} bytes not shown …]\n${output.tail}`
-        : output.head + output.tail;
+        ? `${cleanText(output.head).text}\n[… ${output.omittedBytes} bytes not shown …]\n${cleanText(output.tail).text}`
+        : cleanText(output.head + output.tail).text;
     return `<${label}>\n${body}${body.endsWith('\n') ? '' : '\n'}</${label}>\n`;
   };
   const ending = result.timedOut
@@ -196,7 +204,7 @@ async function execute(
 ): Promise<ToolCallResult> {
   switch (name) {
     case 'activate_skill': {
-      const activation = host.activate(inScope(host, input.name as string), {
+      const activation = await host.requestActivation(inScope(host, input.name as string), {
         triggeredBy: 'model',
       });
       return {
@@ -214,7 +222,10 @@ async function execute(
       };
     }
     case 'read_skill_resource': {
-      const resource = host.readResource(inScope(host, input.name as string), input.path as string);
+      const resource = host.readResourceForModel(
+        inScope(host, input.name as string),
+        input.path as string,
+      );
       const data = { path: resource.path, mediaType: resource.mediaType, size: resource.size };
       if (resource.content.kind === 'text')
         return { isError: false, text: resource.content.text, data };
@@ -253,10 +264,12 @@ async function execute(
       const descriptions = new Map(
         host.offered().map((entry) => [entry.name, entry.metadata?.description ?? '']),
       );
+      // One line per skill, as the catalog shows it; untrusted ones are marked (and ranked last).
       const results = routed.ranked.map((candidate) => ({
         name: candidate.name,
-        description: descriptions.get(candidate.name) ?? '',
+        description: sanitizeCatalogText(descriptions.get(candidate.name) ?? '').text,
         score: Math.round(candidate.score * 1000) / 1000,
+        trusted: candidate.trusted,
       }));
       return {
         isError: false,
@@ -264,7 +277,10 @@ async function execute(
           results.length === 0
             ? 'No skill matches.'
             : results
-                .map((result) => `${result.name} (${result.score}): ${result.description}`)
+                .map(
+                  (result) =>
+                    `${result.name} (${result.score})${result.trusted ? '' : ' [untrusted: activating it asks the user]'}: ${result.description}`,
+                )
                 .join('\n'),
         data: { results },
       };

@@ -15,18 +15,43 @@ import type { ToolCallResult, ToolDefinition } from './tools.js';
 /** A user's answer to a confirmation: run once, refuse, or approve this exact content for good. */
 export type ApprovalAnswer = 'yes' | 'no' | 'always';
 
-export interface ApprovalQuestion {
+/** Running a script the policy wants confirmed. */
+export interface ScriptApprovalQuestion {
+  readonly kind: 'script';
+  /** The skill's address (`name@source`). */
   readonly skill: string;
   readonly source: string;
   readonly trusted: boolean;
   readonly script: string;
+  /** SHA-256 of the script. */
   readonly contentHash: string;
   readonly interpreter: string;
   readonly args: readonly string[];
   readonly reason: string;
 }
 
-/** Approvals given with "always", bound to source, skill, content hash and script. */
+/**
+ * Activating an untrusted skill that the model (or the router) chose, not the user: its body
+ * would enter the model's context. "always" is bound to the source, the skill and this content.
+ */
+export interface ActivationApprovalQuestion {
+  readonly kind: 'activation';
+  /** The skill's address (`name@source`). */
+  readonly skill: string;
+  readonly source: string;
+  readonly trusted: boolean;
+  /** SHA-256 of the skill's SKILL.md. */
+  readonly contentHash: string;
+  readonly triggeredBy: 'model' | 'router';
+  /** The skill's description, as the catalog shows it (one line, no hidden characters). */
+  readonly description: string;
+  readonly reason: string;
+}
+
+/** What `confirm` is asked: a script run or an untrusted skill's activation (see `kind`). */
+export type ApprovalQuestion = ScriptApprovalQuestion | ActivationApprovalQuestion;
+
+/** Approvals given with "always", bound to source, skill, content hash and script or activation. */
 export interface ApprovalStore {
   has(key: string): boolean;
   add(key: string, note: Readonly<Record<string, string>>): void;
@@ -86,12 +111,25 @@ export interface SkillRuntime {
   /**
    * Activates a skill (L2) and, for the current turn, puts its `allowed-tools` grants in force.
    * A second activation of the same content is deduplicated unless `resend` asks for the body
-   * again (a prompt the user picked, an agent's preloaded skill).
+   * again (a prompt the user picked, an agent's preloaded skill). It never asks anyone: an
+   * untrusted skill triggered by the model or the router needs an approval given "always" for
+   * this content, else PERMISSION_REQUIRED; `requestActivation` asks.
    */
   activate(
     name: string,
     options: { readonly triggeredBy: ActivationTrigger; readonly resend?: boolean },
   ): Activation;
+  /**
+   * Activates a skill as `activate` does, asking `confirm` first when the skill is untrusted and
+   * the model or the router chose it (yes once, no, or always for this exact content). Without
+   * `confirm` such an activation is refused with PERMISSION_REQUIRED; a "no" with
+   * PERMISSION_DENIED. The question and the answer are recorded. The `activate_skill` tool goes
+   * through here.
+   */
+  requestActivation(
+    name: string,
+    options: { readonly triggeredBy: ActivationTrigger; readonly resend?: boolean },
+  ): Promise<Activation>;
   /** Whether a skill (name or address) is active in this session. */
   isActive(nameOrAddress: string): boolean;
   /** Reads one file of a skill (L3), within bounds, through the policy, and records it. */

@@ -2,7 +2,7 @@ import type { SkillFileSystem } from '../deps.js';
 import { createDiagnostic, type Diagnostic } from '../diagnostics.js';
 import { SkillhostError } from '../errors.js';
 import type { ReadLimits } from '../format/limits.js';
-import { type LoadedSkill, type LoadLevel, toSkillMetadata } from '../format/load.js';
+import { type LoadedSkill, type LoadLevel, loadedBody, toSkillMetadata } from '../format/load.js';
 import type { ValidationMode } from '../format/validate-fields.js';
 import type { YamlSource } from '../format/yaml-engine.js';
 import { joinPath } from '../paths.js';
@@ -74,7 +74,7 @@ export function readSkillDirectory(
   if (parsed === undefined || metadata === undefined) return { skill: undefined, diagnostics };
   const skill: LoadedSkill =
     level === 'full'
-      ? { file, metadata, body: (parsed.body ?? '').trim(), diagnostics }
+      ? { file, metadata, body: loadedBody(parsed), diagnostics }
       : { file, metadata, diagnostics };
   return { skill, diagnostics };
 }

@@ -156,7 +156,10 @@ export function readSkillFile(
         ? undefined
         : (relativePath: string) =>
             fs.status(joinPath(directory, relativePath), false) !== undefined;
-    for (const diagnostic of checkBody(parsed, fileExists === undefined ? {} : { fileExists }))
+    for (const diagnostic of checkBody(parsed, {
+      mode: options.mode,
+      ...(fileExists === undefined ? {} : { fileExists }),
+    }))
       diagnostics.push(diagnostic);
   }
   return finish(parsed, read.status);

@@ -177,6 +177,26 @@ describe('lenient mode (runtime loading)', () => {
     );
   });
 
+  it('says which name a mismatched skill is known by, and refuses folders that cannot name one', () => {
+    const mismatch = check('name: alpha\ndescription: d', { mode: 'lenient', directory: 'zzz' });
+    expect(mismatch.find((d) => d.code === 'NAME_DIRECTORY_MISMATCH')?.message).toBe(
+      "Skill name 'alpha' differs from its directory name 'zzz'; it is known as 'zzz'",
+    );
+    for (const directory of ['alpha\u200b', 'al\u202epha', ' alpha', 'alpha\u0007', 'a@home']) {
+      expect(errors(check('name: alpha\ndescription: d', { mode: 'lenient', directory }))).toEqual([
+        'DIRECTORY_NAME_INVALID',
+      ]);
+    }
+    // Strict validation already calls these invalid (the name cannot equal the folder's).
+    expect(errors(check('name: alpha\ndescription: d', { directory: 'alpha\u200b' }))).toEqual([
+      'NAME_DIRECTORY_MISMATCH',
+    ]);
+    for (const directory of ['Alpha', 'my_skill', 'owner--repo--skill', '技能'])
+      expect(errors(check('name: alpha\ndescription: d', { mode: 'lenient', directory }))).toEqual(
+        [],
+      );
+  });
+
   it('still rejects what makes a skill unusable', () => {
     expect(errors(check('name: demo', { mode: 'lenient' }))).toEqual(['DESCRIPTION_MISSING']);
     expect(errors(check('name: demo\ndescription: " "', { mode: 'lenient' }))).toEqual([

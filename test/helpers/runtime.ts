@@ -152,7 +152,7 @@ export async function runTool(
   args: readonly string[] = [],
   approveOnce = true,
 ) {
-  w.runtime.activate('tool', { triggeredBy: 'model' });
+  w.runtime.activate('tool', { triggeredBy: 'user' });
   return w.runtime.runScript('tool', script, args, { approveOnce });
 }
 

@@ -110,12 +110,30 @@ describe('resolveEntries: candidates and precedence to entries', () => {
     ]);
   });
 
-  it('prefers, within one source, the copy whose directory matches its name; numbers the rest', () => {
+  it('knows a skill by its directory: a copy claiming another name neither takes nor shadows it', () => {
     const table = resolveEntries(
       [
-        { record: record('/user/a-copy', 'pdf'), source: user },
+        { record: record('/mine/zzz-other', 'pdf'), source: explicit },
         { record: record('/user/pdf', 'pdf'), source: user },
-        { record: record('/user/b-copy', 'pdf'), source: user },
+        { record: record('/user/a-copy', 'pdf'), source: user },
+      ],
+      rules(),
+    );
+    expect(summary(table.entries)).toEqual([
+      ['a-copy@user', 'active', null],
+      ['pdf@user', 'active', null],
+      ['zzz-other@mine', 'active', null],
+    ]);
+    expect(table.active.get('pdf')?.directory).toBe('/user/pdf');
+    expect(table.active.get('zzz-other')?.metadata?.name).toBe('pdf');
+  });
+
+  it('prefers, within one source, the copy whose SKILL.md claims its name; numbers the rest', () => {
+    const table = resolveEntries(
+      [
+        { record: record('/user/a/pdf', 'other'), source: user },
+        { record: record('/user/b/pdf', 'pdf'), source: user },
+        { record: record('/user/c/pdf', 'third'), source: user },
       ],
       rules(),
     );
@@ -124,7 +142,11 @@ describe('resolveEntries: candidates and precedence to entries', () => {
       ['pdf@user#2', 'shadowed', 'pdf@user'],
       ['pdf@user#3', 'shadowed', 'pdf@user'],
     ]);
-    expect(table.entries[1]?.directory).toBe('/user/a-copy');
+    expect(table.entries.map((entry) => entry.directory)).toEqual([
+      '/user/b/pdf',
+      '/user/a/pdf',
+      '/user/c/pdf',
+    ]);
   });
 
   it('flags look-alike active names, not the plain original', () => {
@@ -175,10 +197,13 @@ describe('patchEntries: one changed file rebuilds one group', () => {
     expect(patched?.table.entries.map((entry) => entry.address)).toEqual(['csv@user', 'pdf@user']);
   });
 
-  it('refuses when a name changed: the caller rebuilds everything', () => {
+  it('patches a group whose SKILL.md claims a new name: the entry keeps its directory’s name', () => {
     const pdf = record('/user/pdf', 'pdf');
     const table = resolveEntries([{ record: pdf, source: user }], rules());
-    const renamed = record('/user/pdf', 'pdf-tools');
-    expect(patchEntries(table, [{ before: pdf, after: renamed }], rules())).toBeUndefined();
+    const renamed = record('/user/pdf', 'pdf-tools', { inode: 2 });
+    const patched = patchEntries(table, [{ before: pdf, after: renamed }], rules());
+    expect(patched?.table.active.get('pdf')?.metadata?.name).toBe('pdf-tools');
+    expect(patched?.table.active.has('pdf-tools')).toBe(false);
+    expect(patched?.changes.changed.map((entry) => entry.address)).toEqual(['pdf@user']);
   });
 });

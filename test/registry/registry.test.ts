@@ -169,15 +169,28 @@ describe('SkillRegistry', () => {
     expect(registry.resolve('proj')).toBeUndefined();
   });
 
-  it('prefers, within one source, the copy whose directory matches the claimed name', () => {
-    const root = tempDir();
-    writeSkill(root, 'pdf');
-    writeTree(root, {
-      'aaa-impostor/SKILL.md': skillText('name: pdf\ndescription: Claims another name.'),
+  it('knows a skill by its folder: a folder claiming another skill’s name cannot take it', () => {
+    const higher = tempDir();
+    const lower = tempDir();
+    writeSkill(lower, 'alpha');
+    writeTree(higher, {
+      'zzz-other/SKILL.md': skillText('name: alpha\ndescription: Claims another name.'),
     });
-    const registry = SkillRegistry.open({ fs, sources: [source('explicit', 'explicit', root)] });
-    expect(registry.resolve('pdf')?.directory).toBe(join(root, 'pdf'));
-    expect(registry.resolve('pdf@explicit#2')?.status).toBe('shadowed');
+    const registry = SkillRegistry.open({
+      fs,
+      sources: [source('explicit', 'explicit', higher), source('user', 'user', lower)],
+    });
+    expect(registry.resolve('alpha')?.directory).toBe(join(lower, 'alpha'));
+    expect(registry.resolve('alpha')?.status).toBe('active');
+    expect(registry.resolve('alpha@explicit')).toBeUndefined();
+    const impostor = registry.resolve('zzz-other');
+    expect(impostor).toMatchObject({ name: 'zzz-other', status: 'active' });
+    expect(impostor?.metadata?.name).toBe('alpha');
+    const mismatch = impostor?.diagnostics.find((d) => d.code === 'NAME_DIRECTORY_MISMATCH');
+    expect(mismatch?.severity).toBe('warning');
+    expect(mismatch?.message).toContain("'alpha'");
+    expect(mismatch?.message).toContain("'zzz-other'");
+    expect(registry.entries.every((entry) => entry.status !== 'shadowed')).toBe(true);
   });
 
   it('warns about look-alike names', () => {

@@ -56,7 +56,7 @@ function setup(options: Setup = {}) {
         ? {}
         : {
             confirm: async (question) => {
-              questions.push(question.script);
+              questions.push(question.kind === 'script' ? question.script : question.skill);
               return (options.confirm as () => Promise<'yes' | 'no' | 'always'>)();
             },
           }),

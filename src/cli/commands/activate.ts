@@ -1,8 +1,13 @@
+import { SkillhostError } from '../../node/index.js';
 import { parseArgs, UsageError } from '../args.js';
 import type { CommandContext } from '../command.js';
+import { printable } from '../printable.js';
 import { openRuntime, RUNTIME_OPTIONS } from '../runtime-options.js';
 
 const triggers = new Set(['model', 'user', 'router']);
+
+/** Exit code of an activation the policy or the user refused, or that nobody could confirm. */
+const REFUSED = 3;
 
 export async function run({ argv, io, deps }: CommandContext): Promise<number> {
   const args = parseArgs(argv, { ...RUNTIME_OPTIONS, 'triggered-by': { type: 'string' } });
@@ -13,12 +18,22 @@ export async function run({ argv, io, deps }: CommandContext): Promise<number> {
     throw new UsageError('--triggered-by must be model, user or router');
   const { runtime, close } = openRuntime(args, deps, io);
   try {
-    const activation = runtime.activate(args.positionals[0] as string, {
+    // An untrusted skill the model or the router chose is confirmed at the terminal first.
+    const activation = await runtime.requestActivation(args.positionals[0] as string, {
       triggeredBy: triggeredBy as 'model' | 'user' | 'router',
     });
     if (args.options.json === true) io.stdout.write(`${JSON.stringify(activation, null, 2)}\n`);
     else io.stdout.write(`${activation.text}\n`);
     return 0;
+  } catch (error) {
+    if (
+      SkillhostError.isInstance(error) &&
+      (error.code === 'PERMISSION_REQUIRED' || error.code === 'PERMISSION_DENIED')
+    ) {
+      io.stderr.write(`skillhost: error ${error.code}: ${printable(error.message)}\n`);
+      return REFUSED;
+    }
+    throw error;
   } finally {
     await close();
   }

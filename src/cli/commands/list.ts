@@ -26,6 +26,10 @@ export function entryJson(entry: RegistryEntry) {
     trust: entry.source.trust,
     status: entry.status,
     path: entry.directory,
+    // The name its SKILL.md claims, when it is not the directory's name the skill is known by.
+    ...(entry.metadata === undefined || entry.metadata.name === entry.name
+      ? {}
+      : { claimedName: entry.metadata.name }),
     ...(entry.metadata === undefined ? {} : { description: entry.metadata.description }),
     ...(entry.shadowedBy === undefined ? {} : { shadowedBy: entry.shadowedBy }),
     ...(entry.identical === undefined ? {} : { identical: entry.identical }),
@@ -69,6 +73,9 @@ export async function run({ argv, io, deps }: CommandContext): Promise<number> {
   const row = (entry: RegistryEntry): string[] => {
     const found = countBySeverity(entry.diagnostics);
     const notes = [
+      entry.metadata === undefined || entry.metadata.name === entry.name
+        ? ''
+        : `claims name '${printable(entry.metadata.name)}'`,
       entry.shadowedBy === undefined
         ? ''
         : `${entry.identical ? 'identical to' : 'shadowed by'} ${entry.shadowedBy}`,

@@ -22,9 +22,11 @@ export function run({ argv, io, deps }: CommandContext): number {
     throw new UsageError('route needs exactly one TASK (quote it)');
   const { registry } = openRegistry(args, deps);
   const router = new SkillRouter(
-    registry
-      .active()
-      .map((entry) => ({ name: entry.name, description: entry.metadata?.description ?? '' })),
+    registry.active().map((entry) => ({
+      name: entry.name,
+      description: entry.metadata?.description ?? '',
+      trusted: entry.source.trust === 'trusted',
+    })),
   );
   const threshold = number(args.options.threshold, 'threshold');
   const limit = number(args.options.limit, 'limit');
@@ -38,7 +40,9 @@ export function run({ argv, io, deps }: CommandContext): number {
   }
   const lines: string[] = [];
   if (result.mentioned.length > 0)
-    lines.push(`Mentioned explicitly: ${result.mentioned.join(', ')}`);
+    lines.push(
+      `Mentioned explicitly: ${result.mentioned.map((name) => printable(name)).join(', ')}`,
+    );
   if (result.unknownMentions.length > 0)
     lines.push(
       `Mentioned but not found: ${result.unknownMentions.map((name) => printable(name)).join(', ')}`,
@@ -51,12 +55,18 @@ export function run({ argv, io, deps }: CommandContext): number {
       .join(', ');
     const mark = result.selected.includes(candidate.name) ? '*' : ' ';
     lines.push(
-      `${mark} ${candidate.score.toFixed(2).padStart(6)}  ${printable(candidate.name)}  (${terms})`,
+      `${mark} ${candidate.score.toFixed(2).padStart(6)}  ${printable(candidate.name)}${candidate.trusted ? '' : ' [untrusted]'}  (${terms})`,
     );
   }
   lines.push(
-    result.selected.length > 0 ? `Selected: ${result.selected.join(', ')}` : 'Selected: none',
+    result.selected.length > 0
+      ? `Selected: ${result.selected.map((name) => printable(name)).join(', ')}`
+      : 'Selected: none',
   );
+  if (result.ranked.some((candidate) => !candidate.trusted))
+    lines.push(
+      'Untrusted skills rank after every trusted match; activating one the router or the model chose asks you first.',
+    );
   io.stdout.write(`${lines.join('\n')}\n`);
   return 0;
 }

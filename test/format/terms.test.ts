@@ -1,0 +1,54 @@
+import { describe, expect, it } from 'vitest';
+import {
+  findKeywordStuffing,
+  STUFFING_MIN_REPEATS,
+  STUFFING_MIN_SHARE,
+} from '../../src/format/terms.js';
+import { validateSkill } from '../../src/format/validate.js';
+import { parseSkill } from '../../src/index.js';
+
+describe('findKeywordStuffing: a term at least 4 times and at least 30% of the terms', () => {
+  it('has the documented thresholds', () => {
+    expect([STUFFING_MIN_REPEATS, STUFFING_MIN_SHARE]).toEqual([4, 0.3]);
+  });
+
+  it.each([
+    ['pdf pdf pdf pdf', { term: 'pdf', count: 4, terms: 4 }],
+    ['Merge PDF files. pdf pdf pdf pdf', { term: 'pdf', count: 5, terms: 7 }],
+    // 4 in 13 terms: 31%.
+    ['pdf pdf pdf pdf a1 b2 c3 d4 e5 f6 g7 h8 i9', { term: 'pdf', count: 4, terms: 13 }],
+    ['p\u200bdf p\u200bdf p\u200bdf p\u200bdf', { term: 'pdf', count: 4, terms: 4 }],
+  ])('finds it in %j', (description, expected) => {
+    expect(findKeywordStuffing(description)).toEqual(expected);
+  });
+
+  it.each([
+    'pdf pdf pdf',
+    // 4 in 14 terms: 29%.
+    'pdf pdf pdf pdf a1 b2 c3 d4 e5 f6 g7 h8 i9 j0',
+    'Extract text and tables from PDF files, fill PDF forms, merge PDF documents.',
+    // A real description of the corpus: 'event' 5 times in 19 terms (26%).
+    'Design event stores for event-sourced systems. Use when building event sourcing infrastructure, choosing event store technologies, or implementing event persistence patterns.',
+  ])('leaves %j alone', (description) => {
+    expect(findKeywordStuffing(description)).toBeUndefined();
+  });
+
+  it('is a warning in both modes, never an error', () => {
+    for (const mode of ['strict', 'lenient'] as const) {
+      const parsed = parseSkill('---\nname: demo\ndescription: pdf pdf pdf pdf pdf\n---\nBody\n', {
+        file: 'demo/SKILL.md',
+        directoryName: 'demo',
+      });
+      const found = validateSkill(parsed, { mode }).filter(
+        (diagnostic) => diagnostic.code === 'DESCRIPTION_KEYWORD_STUFFING',
+      );
+      expect(found).toEqual([
+        expect.objectContaining({
+          severity: 'warning',
+          line: 3,
+          message: expect.stringContaining("repeats 'pdf' 5 times in 5 terms (100%)"),
+        }),
+      ]);
+    }
+  });
+});
