@@ -21,6 +21,7 @@ export { mediaTypeOf } from './disclosure/resources.js';
 export { splitFrontmatter } from './format/frontmatter.js';
 export { parseYamlFast } from './format/yaml-fast.js';
 export { parseYamlWithLibrary } from './format/yaml-library.js';
+export { quote } from './quote.js';
 export { SkillRegistry } from './registry/registry.js';
 export { type CheckSkillOptions, checkSkillDirectory } from './skill-files/check.js';
 export { findSkillFileEntry } from './skill-files/skill-file.js';

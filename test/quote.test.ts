@@ -4,10 +4,10 @@ import { MAX_QUOTED_CHARACTERS, quote } from '../src/quote.js';
 
 describe('quote: values in messages are bounded', () => {
   it('quotes short values whole and cuts long ones with an ellipsis and the full length', () => {
-    expect(quote('alpha')).toBe('"alpha"');
-    expect(quote('a'.repeat(10_000))).toBe(`"${'a'.repeat(80)}…" (10000 characters)`);
-    expect(quote('😀'.repeat(100))).toBe(`"${'😀'.repeat(80)}…" (100 characters)`);
-    expect(quote('x\n\u001b[2J')).toBe('"x\\n\\u001b[2J"');
+    expect(quote('alpha')).toBe("'alpha'");
+    expect(quote('a'.repeat(10_000))).toBe(`'${'a'.repeat(80)}…' (10000 characters)`);
+    expect(quote('😀'.repeat(100))).toBe(`'${'😀'.repeat(80)}…' (100 characters)`);
+    expect(quote('x\n\u001b[2J "q"')).toBe('\'x\\n\\u001b[2J "q"\'');
   });
 
   it('never grows past the bound, whatever the input', () => {

@@ -9,6 +9,7 @@ import {
   type FrontmatterValue,
   isFrontmatterMap,
 } from '../format/yaml-types.js';
+import { quote } from '../quote.js';
 
 /** `models` in agent.yaml: provider, preferred and fallback. */
 export interface AgentModels {
@@ -99,7 +100,7 @@ export function parseAgentManifest(
       report(
         'AGENT_FIELD_UNKNOWN',
         'warning',
-        `Unknown field '${key.slice(0, 80)}' in agent.yaml is ignored`,
+        `Unknown field ${quote(key)} in agent.yaml is ignored`,
         at(key, 'key'),
       );
     }
@@ -107,7 +108,7 @@ export function parseAgentManifest(
   const text_ = (key: string, value: FrontmatterValue | undefined): string | undefined => {
     if (value === undefined) return undefined;
     if (typeof value !== 'string') {
-      report('AGENT_FIELD_INVALID', 'error', `'${key}' must be a string`, at(key));
+      report('AGENT_FIELD_INVALID', 'error', `${quote(key)} must be a string`, at(key));
       return undefined;
     }
     return value;
@@ -126,7 +127,7 @@ export function parseAgentManifest(
     report(
       'AGENT_NAME_MISMATCH',
       'warning',
-      `The agent is named '${name.slice(0, 80)}' but its folder is '${directoryName}'`,
+      `The agent is named ${quote(name)} but its folder is ${quote(directoryName)}`,
       at('name'),
     );
   }
@@ -159,7 +160,7 @@ export function parseAgentManifest(
           report(
             'AGENT_FIELD_INVALID',
             'error',
-            `'models.${key}' must be a non-empty string`,
+            `${quote(`models.${key}`)} must be a non-empty string`,
             children?.get(key)?.valueOffset ?? offset,
           );
           continue;
@@ -192,7 +193,7 @@ export function parseAgentManifest(
       report(
         'AGENT_FIELD_INVALID',
         'error',
-        `'${key}' must be a list of skill names${typeof value === 'string' ? ` (write "${key}: [${value.slice(0, 40)}]" or one "- name" per line)` : ''}`,
+        `${quote(key)} must be a list of skill names${typeof value === 'string' ? ` (write "${key}: [${value.slice(0, 40)}]" or one "- name" per line)` : ''}`,
         at(key),
       );
       return undefined;
@@ -201,7 +202,7 @@ export function parseAgentManifest(
       report(
         'AGENT_FIELD_INVALID',
         'error',
-        `'${key}' lists more than ${MAX_LIST} skills`,
+        `${quote(key)} lists more than ${MAX_LIST} skills`,
         at(key),
       );
       return undefined;
@@ -209,7 +210,7 @@ export function parseAgentManifest(
     const names: string[] = [];
     for (const item of value as readonly FrontmatterValue[]) {
       if (typeof item !== 'string' || item.trim() === '') {
-        report('AGENT_FIELD_INVALID', 'error', `'${key}' must hold only skill names`, at(key));
+        report('AGENT_FIELD_INVALID', 'error', `${quote(key)} must hold only skill names`, at(key));
         return undefined;
       }
       const skill = item.trim();
@@ -217,7 +218,7 @@ export function parseAgentManifest(
         report(
           'AGENT_FIELD_INVALID',
           'warning',
-          `'${key}' lists '${skill.slice(0, 80)}' twice; once is enough`,
+          `${quote(key)} lists ${quote(skill)} twice; once is enough`,
           at(key),
         );
         continue;
@@ -233,7 +234,7 @@ export function parseAgentManifest(
       report(
         'AGENT_FIELD_INVALID',
         'warning',
-        `'${skill.slice(0, 80)}' is both preloaded (skills) and deferred (deferred_skills); it is preloaded`,
+        `${quote(skill)} is both preloaded (skills) and deferred (deferred_skills); it is preloaded`,
         at('deferred_skills'),
       );
     }

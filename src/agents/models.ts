@@ -1,4 +1,5 @@
 import { SkillhostError } from '../errors.js';
+import { quote } from '../quote.js';
 import type { AgentModels } from './manifest.js';
 
 /** A provider skillhost can plan for; `claude` is the default, as the agent format says. */
@@ -86,7 +87,7 @@ function resolveModel(provider: ProviderInfo, model: string): { id: string; alia
   if (provider.modelId.test(wanted)) return { id: wanted };
   throw new SkillhostError(
     'MODEL_UNKNOWN',
-    `'${wanted.slice(0, 80)}' is not a ${provider.name} model: use an alias (${Object.keys(provider.aliases).join(', ')}) or a ${provider.name} model id`,
+    `${quote(wanted)} is not a ${provider.name} model: use an alias (${Object.keys(provider.aliases).join(', ')}) or a ${provider.name} model id`,
   );
 }
 
@@ -106,7 +107,7 @@ export function resolveModelPlan(
   if (provider === undefined) {
     throw new SkillhostError(
       'MODEL_PROVIDER_UNKNOWN',
-      `Unknown provider '${String(providerName).slice(0, 80)}': use ${PROVIDERS.map((item) => item.name).join(', ')}`,
+      `Unknown provider ${quote(String(providerName))}: use ${PROVIDERS.map((item) => item.name).join(', ')}`,
     );
   }
   const requested = overrides.model ?? models?.preferred;

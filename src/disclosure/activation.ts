@@ -4,6 +4,7 @@ import { SkillhostError } from '../errors.js';
 import { showHiddenCharacters } from '../format/characters.js';
 import type { ReadLimits } from '../format/limits.js';
 import { joinPath } from '../paths.js';
+import { quote } from '../quote.js';
 import type { RegistryEntry, SkillRegistry } from '../registry/registry.js';
 import { readSkillDirectory } from '../skill-files/load.js';
 import { escapeXmlText } from './available-skills.js';
@@ -183,13 +184,9 @@ export class SkillSession {
   ): Activation {
     const entry = this.#registry.resolve(nameOrAddress);
     if (entry === undefined) {
-      throw new SkillhostError(
-        'SKILL_NOT_FOUND',
-        `No skill named ${JSON.stringify(nameOrAddress.slice(0, 200))}`,
-        {
-          details: { name: nameOrAddress.slice(0, 200) },
-        },
-      );
+      throw new SkillhostError('SKILL_NOT_FOUND', `No skill named ${quote(nameOrAddress)}`, {
+        details: { name: nameOrAddress.slice(0, 200) },
+      });
     }
     if (entry.status === 'skipped' || entry.status === 'untrusted') {
       throw new SkillhostError(

@@ -2,6 +2,7 @@ import type { ReadProblem, SkillFileSystem } from '../deps.js';
 import { SkillhostError } from '../errors.js';
 import { cleanText } from '../format/characters.js';
 import { decodeSkillText } from '../format/text.js';
+import { quote } from '../quote.js';
 import type { RegistryEntry } from '../registry/registry.js';
 
 export const DEFAULT_MAX_RESOURCE_BYTES = 1024 * 1024;
@@ -139,7 +140,7 @@ export function readSkillResource(
   options: ResourceOptions = {},
 ): SkillResource {
   const check = checkResourcePath(requested);
-  const shown = JSON.stringify(requested.slice(0, 200));
+  const shown = quote(requested);
   if (!check.ok) {
     throw new SkillhostError(
       'RESOURCE_PATH_INVALID',

@@ -1,4 +1,5 @@
 import { createDiagnostic, type Diagnostic } from '../diagnostics.js';
+import { quote } from '../quote.js';
 import { cleanText, codePointName } from './characters.js';
 import { RECOMMENDED_MAX_BODY_LINES, RECOMMENDED_MAX_BODY_TOKENS } from './limits.js';
 import type { ParsedSkill } from './parse.js';
@@ -268,7 +269,7 @@ export function checkBody(parsed: ParsedSkill, options: BodyCheckOptions = {}): 
           createDiagnostic(
             'LINK_OUTSIDE_SKILL',
             'warning',
-            `Link '${link.target}' points outside the skill directory`,
+            `Link ${quote(link.target)} points outside the skill directory`,
             parsed.file,
             position.line,
             position.column,
@@ -280,8 +281,8 @@ export function checkBody(parsed: ParsedSkill, options: BodyCheckOptions = {}): 
             'LINK_BROKEN',
             'warning',
             link.target === link.path
-              ? `Link '${link.target}' points to a file that does not exist in the skill`
-              : `Link '${link.target}' points to '${link.path}', which does not exist in the skill`,
+              ? `Link ${quote(link.target)} points to a file that does not exist in the skill`
+              : `Link ${quote(link.target)} points to ${quote(link.path)}, which does not exist in the skill`,
             parsed.file,
             position.line,
             position.column,

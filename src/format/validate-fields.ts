@@ -1,5 +1,6 @@
 import type { Code } from '../codes.js';
 import { createDiagnostic, type Diagnostic, type Severity } from '../diagnostics.js';
+import { quote } from '../quote.js';
 import { identityProblem, skillIdentity } from './identity.js';
 import {
   CLIENT_SPECIFIC_FIELDS,
@@ -81,7 +82,7 @@ function checkUnknownFields(parsed: ParsedSkill, mode: ValidationMode, out: Diag
         createDiagnostic(
           'FIELD_UNKNOWN',
           'error',
-          `Unexpected field '${key}'${suffix}: only name, description, license, compatibility, metadata and allowed-tools are allowed`,
+          `Unexpected field ${quote(key)}${suffix}: only name, description, license, compatibility, metadata and allowed-tools are allowed`,
           parsed.file,
           line,
           column,
@@ -93,8 +94,8 @@ function checkUnknownFields(parsed: ParsedSkill, mode: ValidationMode, out: Diag
           clientSpecific ? 'FIELD_CLIENT_SPECIFIC' : 'FIELD_UNKNOWN',
           'warning',
           clientSpecific
-            ? `Field '${key}' is understood by some clients only; others ignore it`
-            : `Unexpected field '${key}' is ignored`,
+            ? `Field ${quote(key)} is understood by some clients only; others ignore it`
+            : `Unexpected field ${quote(key)} is ignored`,
           parsed.file,
           line,
           column,
@@ -117,7 +118,7 @@ function checkDirectoryName(parsed: ParsedSkill, report: Reporter): void {
   report.add(
     'DIRECTORY_NAME_INVALID',
     'error',
-    `The skill directory ${JSON.stringify(directoryName.slice(0, 100))} cannot name a skill: ${problem}`,
+    `The skill directory ${quote(directoryName)} cannot name a skill: ${problem}`,
   );
 }
 
@@ -156,13 +157,13 @@ function checkName(parsed: ParsedSkill, report: Reporter, mode: ValidationMode):
   }
   if (!ascii && name !== name.toLowerCase()) {
     formatProblem = true;
-    report.rule('NAME_NOT_LOWERCASE', `Skill name '${name}' must be lower-case`, 'name');
+    report.rule('NAME_NOT_LOWERCASE', `Skill name ${quote(name)} must be lower-case`, 'name');
   }
   if (name.startsWith('-') || name.endsWith('-')) {
     formatProblem = true;
     report.rule(
       'NAME_HYPHEN_EDGE',
-      `Skill name '${name}' must not start or end with a hyphen`,
+      `Skill name ${quote(name)} must not start or end with a hyphen`,
       'name',
     );
   }
@@ -170,7 +171,7 @@ function checkName(parsed: ParsedSkill, report: Reporter, mode: ValidationMode):
     formatProblem = true;
     report.rule(
       'NAME_CONSECUTIVE_HYPHENS',
-      `Skill name '${name}' must not contain consecutive hyphens`,
+      `Skill name ${quote(name)} must not contain consecutive hyphens`,
       'name',
     );
   }
@@ -199,7 +200,7 @@ function checkName(parsed: ParsedSkill, report: Reporter, mode: ValidationMode):
       .join(', ');
     report.rule(
       'NAME_INVALID_CHARACTERS',
-      `Skill name '${name}' has characters other than letters, digits and hyphens: ${shown}`,
+      `Skill name ${quote(name)} has characters other than letters, digits and hyphens: ${shown}`,
       'name',
     );
   }
@@ -213,8 +214,8 @@ function checkName(parsed: ParsedSkill, report: Reporter, mode: ValidationMode):
     report.rule(
       'NAME_DIRECTORY_MISMATCH',
       mode === 'strict'
-        ? `Skill name '${name}' must match its directory name '${directoryName}'`
-        : `Skill name '${name}' differs from its directory name '${directoryName}'; it is known as '${skillIdentity(directoryName)}'`,
+        ? `Skill name ${quote(name)} must match its directory name ${quote(directoryName)}`
+        : `Skill name ${quote(name)} differs from its directory name ${quote(directoryName)}; it is known as ${quote(skillIdentity(directoryName))}`,
       'name',
     );
   }
@@ -222,7 +223,7 @@ function checkName(parsed: ParsedSkill, report: Reporter, mode: ValidationMode):
     report.add(
       'NAME_NOT_NORMALIZED',
       'warning',
-      `Skill name ${JSON.stringify(raw)} is read as '${name}' once trimmed and NFKC-normalised`,
+      `Skill name ${quote(raw)} is read as ${quote(name)} once trimmed and NFKC-normalised`,
       'name',
     );
   }
@@ -230,7 +231,7 @@ function checkName(parsed: ParsedSkill, report: Reporter, mode: ValidationMode):
     report.add(
       'NAME_NOT_ASCII',
       'warning',
-      `Skill name '${name}' is valid, but clients that allow only a-z, 0-9 and - will reject it`,
+      `Skill name ${quote(name)} is valid, but clients that allow only a-z, 0-9 and - will reject it`,
       'name',
     );
   }
@@ -269,7 +270,7 @@ function checkDescription(parsed: ParsedSkill, report: Reporter): void {
     report.add(
       'DESCRIPTION_KEYWORD_STUFFING',
       'warning',
-      `The description repeats '${stuffing.term}' ${stuffing.count} times in ${stuffing.terms} terms (${Math.round((100 * stuffing.count) / stuffing.terms)}%); routing counts each of its terms once`,
+      `The description repeats ${quote(stuffing.term)} ${stuffing.count} times in ${stuffing.terms} terms (${Math.round((100 * stuffing.count) / stuffing.terms)}%); routing counts each of its terms once`,
       'description',
     );
   }
@@ -337,7 +338,7 @@ function checkOptionalFields(parsed: ParsedSkill, report: Reporter): void {
         if (typeof value !== 'string') {
           report.rule(
             'METADATA_VALUE_NOT_STRING',
-            `metadata.${key} must be text, not ${describeType(value)}`,
+            `metadata.${quote(key)} must be text, not ${describeType(value)}`,
             'metadata',
             key,
           );

@@ -1,5 +1,6 @@
 import { createDiagnostic } from '../diagnostics.js';
 import { isAsciiName } from '../format/unicode.js';
+import { quote } from '../quote.js';
 import type { RegistryEntry } from './entries.js';
 
 /**
@@ -99,7 +100,7 @@ export function flagConfusable(
           createDiagnostic(
             'NAME_CONFUSABLE',
             'warning',
-            `Name '${entry.name}' looks like ${others.join(', ')}`,
+            `Name ${quote(entry.name)} looks like ${others.join(', ')}`,
             entry.skillFile,
           ),
         ],

@@ -4,6 +4,7 @@ import { SkillhostError } from '../errors.js';
 import { parseAllowedTools } from '../policy/allowed-tools.js';
 import type { ActiveSkillGrants, PolicyDecision, ToolRequest } from '../policy/engine.js';
 import { explainGrants } from '../policy/explain.js';
+import { quote } from '../quote.js';
 import type { RegistryEntry } from '../registry/registry.js';
 import {
   type ActivationApprovalHost,
@@ -139,7 +140,7 @@ function complete(
         createDiagnostic(
           'ALLOWED_TOOLS_UNAVAILABLE',
           'warning',
-          `allowed-tools entry '${explanation.entry}': ${explanation.reason}`,
+          `allowed-tools entry ${quote(explanation.entry)}: ${explanation.reason}`,
           entry.skillFile,
         ),
       ),

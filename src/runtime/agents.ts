@@ -10,6 +10,7 @@ import { estimateTokens } from '../format/body.js';
 import { decodeSkillText } from '../format/text.js';
 import type { YamlSource } from '../format/yaml-engine.js';
 import { isWithinPath, joinPath } from '../paths.js';
+import { quote } from '../quote.js';
 import type { SkillRuntime } from './types.js';
 
 /** A folder that holds agent folders, searched in order (the first agent of a name wins). */
@@ -135,7 +136,7 @@ export function readAgent(
   if (!isValidAgentName(name)) {
     throw new SkillhostError(
       'AGENT_NAME_INVALID',
-      `${JSON.stringify(name.slice(0, 80))} is not an agent name (letters, digits, '.', '_' and '-'; no path)`,
+      `${quote(name)} is not an agent name (letters, digits, '.', '_' and '-'; no path)`,
     );
   }
   for (const base of bases) {
@@ -166,7 +167,7 @@ export function readAgent(
   }
   throw new SkillhostError(
     'AGENT_NOT_FOUND',
-    `No agent named ${name}; looked in ${bases.map((base) => base.directory).join(', ') || '(no agents folders)'}`,
+    `No agent named ${quote(name)}; looked in ${bases.map((base) => base.directory).join(', ') || '(no agents folders)'}`,
   );
 }
 
@@ -275,7 +276,7 @@ export function loadAgent(
     if (entry === undefined) {
       throw new SkillhostError(
         'AGENT_SKILL_NOT_FOUND',
-        `Agent ${manifest.name} lists skill ${skill}, which is in none of the skill sources: ${where()}`,
+        `Agent ${manifest.name} lists skill ${quote(skill)}, which is in none of the skill sources: ${where()}`,
         { details: { skill } },
       );
     }
@@ -302,7 +303,7 @@ export function loadAgent(
     if (entry === undefined) {
       throw new SkillhostError(
         'AGENT_SKILL_NOT_FOUND',
-        `Agent ${manifest.name} defers skill ${skill}, which is in none of the skill sources: ${where()}`,
+        `Agent ${manifest.name} defers skill ${quote(skill)}, which is in none of the skill sources: ${where()}`,
         { details: { skill } },
       );
     }

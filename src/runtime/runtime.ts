@@ -25,6 +25,7 @@ import {
   type ToolRequest,
 } from '../policy/engine.js';
 import { RUNTIME_TOOLS_ALLOWED_BY_DEFAULT } from '../policy/tools.js';
+import { quote } from '../quote.js';
 import type { DiscoveryOptions } from '../registry/discover.js';
 import { type RegistryChanges, type RegistryEntry, SkillRegistry } from '../registry/registry.js';
 import type { SkillSource, SourceKind } from '../registry/sources.js';
@@ -231,10 +232,7 @@ export class Runtime implements SkillRuntime {
   #usable(name: string): RegistryEntry {
     const entry = this.#registry.resolve(name);
     if (entry === undefined) {
-      throw new SkillhostError(
-        'SKILL_NOT_FOUND',
-        `No skill named ${JSON.stringify(name.slice(0, 200))}`,
-      );
+      throw new SkillhostError('SKILL_NOT_FOUND', `No skill named ${quote(name)}`);
     }
     if (entry.status === 'skipped' || entry.status === 'untrusted') {
       throw new SkillhostError(

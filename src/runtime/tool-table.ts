@@ -1,4 +1,5 @@
 import { SkillhostError } from '../errors.js';
+import { quote } from '../quote.js';
 
 /**
  * One table per tool: each field's kind, bound, description and whether it is required. The
@@ -82,8 +83,7 @@ export function checkInput(
     invalid(`${tool} takes an object of named fields`);
   const record = input as Record<string, unknown>;
   for (const key of Object.keys(record)) {
-    if (!Object.hasOwn(table, key))
-      invalid(`${tool} has no field ${JSON.stringify(key.slice(0, 100))}`);
+    if (!Object.hasOwn(table, key)) invalid(`${tool} has no field ${quote(key)}`);
   }
   for (const [key, rule] of Object.entries(table)) {
     const value = record[key];

@@ -8,6 +8,7 @@ import { sanitizeCatalogText } from '../disclosure/sanitize.js';
 import { SkillhostError } from '../errors.js';
 import { cleanText } from '../format/characters.js';
 import { canonicalTool } from '../policy/tools.js';
+import { quote } from '../quote.js';
 import type { RegistryEntry } from '../registry/registry.js';
 import { errorOf } from './records.js';
 import { checkInput, type FieldTable, type JsonSchemaObject, schemaOf } from './tool-table.js';
@@ -300,10 +301,7 @@ export async function callRuntimeTool(
   try {
     const tool = offeredToolNames(host).find((offered) => offered === name);
     if (tool === undefined) {
-      throw new SkillhostError(
-        'TOOL_UNKNOWN',
-        `No tool named ${JSON.stringify(String(name).slice(0, 100))} is offered`,
-      );
+      throw new SkillhostError('TOOL_UNKNOWN', `No tool named ${quote(String(name))} is offered`);
     }
     return await execute(host, tool, checkInput(tool, TABLES[tool], input));
   } catch (error) {

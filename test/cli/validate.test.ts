@@ -301,3 +301,29 @@ describe('skillhost validate and hostile text', () => {
     expect(run.stdout).toContain('warning METADATA_EMPTY');
   });
 });
+
+describe('messages are bounded', () => {
+  it('quotes a huge value cut, with its length, in every message, strict and lenient', async () => {
+    const root = tempDir();
+    const huge = 'a'.repeat(10_000);
+    writeTree(root, {
+      'demo/SKILL.md': skillText(
+        `name: ${huge}\ndescription: Does demo things.\n${'b'.repeat(1_000)}: x\nmetadata:\n  ${'c'.repeat(1_000)}: [1]`,
+        `See [it](${'d'.repeat(5_000)}.md)\n`,
+      ),
+    });
+    for (const mode of [[], ['--lenient']]) {
+      const run = await runCli(['validate', '--json', ...mode, root]);
+      const messages: string[] = JSON.parse(run.stdout).results[0].diagnostics.map(
+        (diagnostic: { message: string }) => diagnostic.message,
+      );
+      expect(messages.length).toBeGreaterThan(2);
+      for (const message of messages) expect(message.length, message).toBeLessThan(400);
+      expect(messages.join('\n')).toContain("…' (10000 characters)");
+    }
+    const list = await runCli(['list', '--json', '--no-default-sources', '--skills', root]);
+    for (const skill of JSON.parse(list.stdout).skills)
+      for (const diagnostic of skill.diagnostics)
+        expect(diagnostic.message.length).toBeLessThan(400);
+  });
+});

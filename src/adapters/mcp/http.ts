@@ -4,6 +4,7 @@ import {
   toNodeHandler,
 } from '@modelcontextprotocol/node';
 import { createMcpHandler } from '@modelcontextprotocol/server';
+import { quote } from '../../internal.js';
 import { SkillhostError, type SkillRuntime } from '../../node/index.js';
 import { listenHttp } from '../../node/internal.js';
 import { type McpServerOptions, SkillServerHub } from './server.js';
@@ -71,8 +72,7 @@ export async function serveHttp(
   const allowedOrigins = new Set<string>();
   for (const origin of options.allowedOrigins ?? []) {
     const normal = normaliseOrigin(origin);
-    if (normal === undefined)
-      throw new SkillhostError('USAGE', `Not an origin: ${JSON.stringify(origin.slice(0, 80))}`);
+    if (normal === undefined) throw new SkillhostError('USAGE', `Not an origin: ${quote(origin)}`);
     allowedOrigins.add(normal);
   }
   const listener = await listenHttp(

@@ -1,6 +1,6 @@
 import type { ReadResourceResult, Resource } from '@modelcontextprotocol/server';
 import { DIRECTORY_MIME_TYPE } from '@modelcontextprotocol/server/ext/skills';
-import { mediaTypeOf } from '../../internal.js';
+import { mediaTypeOf, quote } from '../../internal.js';
 import {
   type RegistryEntry,
   type SkillFile,
@@ -164,7 +164,7 @@ export class SkillResources {
       const skill = this.offered(parsed.name);
       if (skill !== undefined) return { skill, path: parsed.path };
     }
-    const shown = JSON.stringify(uri.slice(0, 200));
+    const shown = quote(uri);
     const refusal = !parsed.ok
       ? new SkillhostError('RESOURCE_PATH_INVALID', `${shown} is refused: ${parsed.reason}`)
       : parsed.directory
@@ -172,10 +172,7 @@ export class SkillResources {
             'RESOURCE_PATH_INVALID',
             `${shown} names a folder; list it with resources/directory/read`,
           )
-        : new SkillhostError(
-            'SKILL_NOT_FOUND',
-            `No skill named ${JSON.stringify(parsed.name.slice(0, 200))} is offered`,
-          );
+        : new SkillhostError('SKILL_NOT_FOUND', `No skill named ${quote(parsed.name)} is offered`);
     try {
       this.#runtime.recordRefusal({
         event: 'resource-read',

@@ -1,3 +1,4 @@
+import { quote } from '../../internal.js';
 import { integerOption, parseArgs, UsageError } from '../args.js';
 import type { CommandContext } from '../command.js';
 import { printable } from '../printable.js';
@@ -57,7 +58,7 @@ export async function run({ argv, io, deps }: CommandContext): Promise<number> {
   for (const origin of allowedOrigins) {
     if (normaliseOrigin(origin) === undefined)
       throw new UsageError(
-        `--allow-origin needs an origin such as http://localhost:3000, not ${JSON.stringify(origin.slice(0, 80))}`,
+        `--allow-origin needs an origin such as http://localhost:3000, not ${quote(origin)}`,
       );
   }
 
