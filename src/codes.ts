@@ -431,6 +431,11 @@ export const CODES = {
     'The skill is too large to stage for a sandboxed run (files or bytes).',
     'Keep skills small; move large data out of the skill directory.',
   ),
+  SCRIPT_NOT_STAGED: code(
+    'runtime',
+    "The script cannot be staged into the sandbox: it is not the skill folder's owner's (untrusted skill), its user could not read it where it is, or it changed while it was staged.",
+    'Make the script a regular file with one link, owned like the skill folder and readable by all (chmod a+r, folders a+x).',
+  ),
   SANDBOX_UNAVAILABLE: code(
     'runtime',
     'No OS sandbox is available to run the script (bubblewrap missing or not permitted).',

@@ -148,6 +148,39 @@ export interface ScriptRunRequest {
   readonly env?: Readonly<Record<string, string>>;
   /** Run without an OS sandbox when none is available (recorded as such). */
   readonly allowUnsandboxed?: boolean;
+  /**
+   * Whether the skill's source is trusted. Staging leaves out an untrusted skill's files whose
+   * links, owner or permissions are in doubt; a trusted skill's keep their owner and mode.
+   * Default false.
+   */
+  readonly trusted?: boolean;
+}
+
+/**
+ * Why a file of the skill is not in the sandbox's copy: `hard-link` (other hard links: it may be
+ * a file from anywhere), `other-owner` (not the skill folder's owner), `unreadable` (the
+ * script's user could not read it where it is), `symlink`, `special` (FIFO, socket, device),
+ * `too-deep`, `excluded` (`.git` and `node_modules`).
+ */
+export type NotStagedReason =
+  | 'hard-link'
+  | 'other-owner'
+  | 'unreadable'
+  | 'symlink'
+  | 'special'
+  | 'too-deep'
+  | 'excluded';
+
+export interface NotStagedFile {
+  /** The path in the skill (a folder stands for everything in it). */
+  readonly path: string;
+  readonly reason: NotStagedReason;
+}
+
+/** Files of the skill left out of a run: how many, and the first of them. */
+export interface NotStagedFiles {
+  readonly count: number;
+  readonly files: readonly NotStagedFile[];
 }
 
 export interface CapturedOutput {
@@ -171,6 +204,8 @@ export interface ScriptRunResult {
   readonly stderr: CapturedOutput;
   /** How the script was isolated: `bubblewrap`, or `none` when explicitly allowed. */
   readonly sandbox: 'bubblewrap' | 'none';
+  /** Files of the skill the script did not get, and why (absent when none were left out). */
+  readonly notStaged?: NotStagedFiles;
 }
 
 /** Runs skill scripts in isolation (the node entry's runner uses bubblewrap). */

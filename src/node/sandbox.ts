@@ -6,7 +6,6 @@ import {
   readdirSync,
   rmSync,
   statSync,
-  writeFileSync,
 } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -162,16 +161,21 @@ async function runScript(
   try {
     const skillCopy = join(root, 'skill');
     const work = join(root, 'work');
-    stageSkill(request.skillDirectory, skillCopy);
-    const scriptCopy = join(skillCopy, request.scriptPath);
-    mkdirSync(dirname(scriptCopy), { recursive: true, mode: 0o755 });
-    writeFileSync(scriptCopy, request.scriptBytes, { mode: 0o755 });
-    mkdirSync(work, { mode: 0o755 });
     const asRoot = process.getuid?.() === 0;
     const user =
       asRoot && options.dropRoot !== false && status.available
         ? runAs(request.workspace)
         : undefined;
+    const notStaged = stageSkill({
+      source: request.skillDirectory,
+      target: skillCopy,
+      trusted: request.trusted === true,
+      user: user ?? { uid: process.getuid?.() ?? 0, gid: process.getgid?.() ?? 0 },
+      keepOwners: asRoot,
+      script: { path: request.scriptPath, bytes: request.scriptBytes },
+    });
+    const scriptCopy = join(skillCopy, request.scriptPath);
+    mkdirSync(work, { mode: 0o755 });
     if (user !== undefined) {
       chmodSync(root, 0o711);
       chownTree(work, user.uid, user.gid);
@@ -213,7 +217,8 @@ async function runScript(
         sandbox: 'none',
       };
     }
-    return await execute(plan, request);
+    const result = await execute(plan, request);
+    return notStaged.count === 0 ? result : { ...result, notStaged };
   } finally {
     rmSync(root, { recursive: true, force: true });
   }

@@ -146,6 +146,7 @@ export async function runSkillScript(
       limits: { ...DEFAULT_SCRIPT_LIMITS, ...scripts.limits },
       ...(scripts.workspace === undefined ? {} : { workspace: scripts.workspace }),
       ...(scripts.allowUnsandboxed === true ? { allowUnsandboxed: true } : {}),
+      trusted: entry.source.trust === 'trusted',
     });
   } catch (error) {
     return fail(error, where);
@@ -171,10 +172,19 @@ export async function runSkillScript(
         stderr_bytes: result.stderr.totalBytes,
       },
     ],
-    details:
-      result.sandbox === 'none'
+    details: {
+      ...(result.sandbox === 'none'
         ? { warning: 'ran without an OS sandbox, as explicitly allowed' }
-        : {},
+        : {}),
+      ...(result.notStaged === undefined
+        ? {}
+        : {
+            not_staged: {
+              count: result.notStaged.count,
+              files: result.notStaged.files.map((file) => `${file.path} (${file.reason})`),
+            },
+          }),
+    },
   });
   return { skill: entry.address, script: path, contentHash, decision, approvedBy, result };
 }

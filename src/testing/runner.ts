@@ -1,4 +1,10 @@
-import type { CapturedOutput, ScriptRunner, ScriptRunRequest, ScriptRunResult } from '../deps.js';
+import type {
+  CapturedOutput,
+  NotStagedFiles,
+  ScriptRunner,
+  ScriptRunRequest,
+  ScriptRunResult,
+} from '../deps.js';
 import { SkillhostError } from '../errors.js';
 
 /** What a scripted run answers; every field is optional and defaults to a clean, quiet exit. */
@@ -17,6 +23,8 @@ export interface ScriptedOutcome {
   readonly durationMs?: number;
   /** The isolation the result reports; default the runner's (`bubblewrap` unless configured). */
   readonly sandbox?: 'bubblewrap' | 'none';
+  /** Files of the skill the run reports as left out of the sandbox (default: none). */
+  readonly notStaged?: NotStagedFiles;
 }
 
 /** Answers one run request; it may look at the script's bytes, its arguments and its limits. */
@@ -109,6 +117,7 @@ export function createScriptedRunner(
         sandbox:
           outcome.sandbox ??
           (unavailable === undefined ? (options.sandbox ?? 'bubblewrap') : 'none'),
+        ...(outcome.notStaged === undefined ? {} : { notStaged: outcome.notStaged }),
       };
     },
   };

@@ -84,8 +84,17 @@ export async function run({ argv, io, deps }: CommandContext): Promise<number> {
         result.sandbox === 'bubblewrap' ? 'sandbox bubblewrap' : 'NO SANDBOX (allowed explicitly)',
         `approved by ${outcome.approvedBy}`,
       ];
+      if (result.notStaged !== undefined && result.notStaged.count > 0) {
+        const left = result.notStaged;
+        notes.push(`${left.count} skill file${left.count === 1 ? '' : 's'} not staged`);
+        const named = left.files.slice(0, 10).map((file) => `${file.path} (${file.reason})`);
+        const more = left.count - named.length;
+        io.stderr.write(
+          `${result.stdout.head.endsWith('\n') || result.stdout.totalBytes === 0 ? '' : '\n'}[skillhost run] not staged: ${printable(named.join(', '))}${more > 0 ? `, and ${more} more` : ''}\n`,
+        );
+      }
       io.stderr.write(
-        `${result.stdout.head.endsWith('\n') || result.stdout.totalBytes === 0 ? '' : '\n'}[skillhost run] ${notes.join(' · ')}\n`,
+        `${result.stdout.head.endsWith('\n') || result.stdout.totalBytes === 0 || result.notStaged !== undefined ? '' : '\n'}[skillhost run] ${notes.join(' · ')}\n`,
       );
     }
     if (result.timedOut) return TIMED_OUT;
