@@ -550,6 +550,11 @@ export const CODES = {
     'No tool of this name is offered (activate_skill, read_skill_resource, run_skill_script, search_skills).',
     'Call one of the tools the runtime lists; a tool the host lacks is never offered.',
   ),
+  RESOURCE_LIMIT: code(
+    'runtime',
+    'The script was stopped at a resource limit (details.limit names it: write, for the total bytes it may write to /tmp, /work, its home and a writable workspace).',
+    'Make the script write less, or raise the limit (--max-write SIZE, limits.maxWriteBytes).',
+  ),
   SCRIPT_TIMEOUT: code(
     'runtime',
     'The script ran past its wall-clock limit and was killed, with every process it started.',

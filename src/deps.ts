@@ -125,6 +125,11 @@ export interface ScriptLimits {
   readonly maxMemoryBytes: number;
   /** Largest file the script may write. */
   readonly maxFileBytes: number;
+  /**
+   * Most bytes the script may write in all: to /tmp, /work, its home and /dev/shm (memory) and
+   * to a writable workspace, together. Past it the run is stopped (`resourceLimit: 'write'`).
+   */
+  readonly maxWriteBytes: number;
   readonly maxOpenFiles: number;
   /** Output kept per stream: this many bytes from the start and as many from the end. */
   readonly maxCapturedBytes: number;
@@ -206,6 +211,13 @@ export interface ScriptRunResult {
   readonly sandbox: 'bubblewrap' | 'none';
   /** Files of the skill the script did not get, and why (absent when none were left out). */
   readonly notStaged?: NotStagedFiles;
+  /**
+   * The resource limit that stopped the run, besides the timeout and the output cap: `write`
+   * when the script wrote more than `maxWriteBytes` in all (it was killed, or refused the rest).
+   */
+  readonly resourceLimit?: 'write';
+  /** Bytes the script wrote, as the write budget counts them (when the runner counts them). */
+  readonly writtenBytes?: number;
 }
 
 /** Runs skill scripts in isolation (the node entry's runner uses bubblewrap). */

@@ -99,6 +99,7 @@ export function openRuntime(
   scripts: {
     readonly allowUnsandboxed?: boolean;
     readonly timeoutMs?: number;
+    readonly maxWriteBytes?: number;
     readonly workspace?: { path: string; writable: boolean };
   } = {},
 ): OpenedRuntime {
@@ -122,7 +123,10 @@ export function openRuntime(
       ...(confirm === undefined ? {} : { confirm }),
     },
     scripts: {
-      ...(scripts.timeoutMs === undefined ? {} : { limits: { timeoutMs: scripts.timeoutMs } }),
+      limits: {
+        ...(scripts.timeoutMs === undefined ? {} : { timeoutMs: scripts.timeoutMs }),
+        ...(scripts.maxWriteBytes === undefined ? {} : { maxWriteBytes: scripts.maxWriteBytes }),
+      },
       ...(scripts.allowUnsandboxed === true ? { allowUnsandboxed: true } : {}),
       ...(scripts.workspace === undefined ? {} : { workspace: scripts.workspace }),
     },

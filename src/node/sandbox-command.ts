@@ -1,6 +1,7 @@
 import { readlinkSync, realpathSync } from 'node:fs';
 import type { ScriptRunRequest } from '../deps.js';
 import { isUnder, lstatOrUndefined, SYSTEM_FOLDERS } from './sandbox-system.js';
+import { tmpfsBytes } from './sandbox-writes.js';
 
 function limitArguments(request: ScriptRunRequest): string[] {
   const { limits } = request;
@@ -34,24 +35,34 @@ export function withLimits(
     : [prlimit, ...limitArguments(request), '--', ...command];
 }
 
+/**
+ * The only places a sandboxed script may write besides a writable workspace: each a tmpfs
+ * (memory) of the write budget's size, counted together by the write watcher. The root and /dev
+ * are made read-only, so that nothing else can be written.
+ */
+export const WRITABLE_MOUNTS = ['/tmp', '/work', '/home/sandbox', '/dev/shm'] as const;
+
 /** What the bubblewrap command line is made of. */
 export interface BubblewrapPlan {
   readonly request: ScriptRunRequest;
   /** The interpreter on the host (its real path is bound in when outside the system folders). */
   readonly interpreter: string;
   readonly skillCopy: string;
-  readonly work: string;
   readonly environment: Readonly<Record<string, string>>;
   readonly prlimit: string | undefined;
+  /** The descriptor, in bubblewrap, of the seccomp program to install (none when undefined). */
+  readonly seccompFd: number | undefined;
 }
 
 /**
- * bubblewrap's arguments: every namespace unshared, no capabilities, an empty root with the
- * system folders read-only, the staged skill read-only at /skill, a fresh /work and /tmp, the
- * workspace when granted, an environment from scratch, and the script under its limits.
+ * bubblewrap's arguments: every namespace unshared, no capabilities, a read-only root with the
+ * system folders read-only, the staged skill read-only at /skill, a fresh /work, /tmp, home and
+ * /dev/shm of the write budget's size, the workspace when granted, an environment from scratch,
+ * the seccomp filter, and the script under its limits.
  */
 export function bubblewrapArguments(plan: BubblewrapPlan): string[] {
   const { request } = plan;
+  const size = String(tmpfsBytes(request.limits.maxWriteBytes));
   const args = ['--unshare-all', '--die-with-parent', '--new-session', '--cap-drop', 'ALL'];
   for (const name of SYSTEM_FOLDERS) {
     const host = `/${name}`;
@@ -59,12 +70,15 @@ export function bubblewrapArguments(plan: BubblewrapPlan): string[] {
     if (entry?.isSymbolicLink()) args.push('--symlink', readlinkSync(host), host);
     else if (entry?.isDirectory()) args.push('--ro-bind', host, host);
   }
-  args.push('--proc', '/proc', '--dev', '/dev', '--tmpfs', '/tmp', '--dir', '/home/sandbox');
+  args.push('--proc', '/proc', '--dev', '/dev');
+  for (const mount of WRITABLE_MOUNTS) args.push('--size', size, '--tmpfs', mount);
+  // /dev's own tmpfs would take files without limit: only its devices and /dev/shm stay usable.
+  args.push('--remount-ro', '/dev');
   const realInterpreter = realpathSync(plan.interpreter);
   if (!SYSTEM_FOLDERS.some((name) => isUnder(realInterpreter, `/${name}`))) {
     args.push('--ro-bind', realInterpreter, realInterpreter);
   }
-  args.push('--ro-bind', plan.skillCopy, '/skill', '--bind', plan.work, '/work');
+  args.push('--ro-bind', plan.skillCopy, '/skill');
   let directory = '/work';
   if (request.workspace !== undefined) {
     args.push(
@@ -74,6 +88,9 @@ export function bubblewrapArguments(plan: BubblewrapPlan): string[] {
     );
     directory = request.workspace.path;
   }
+  // Last of the mounts: the root's own tmpfs (where /home and mount points live) is read-only.
+  args.push('--remount-ro', '/');
+  if (plan.seccompFd !== undefined) args.push('--seccomp', String(plan.seccompFd));
   args.push('--chdir', directory, '--clearenv');
   for (const [name, value] of Object.entries(plan.environment)) args.push('--setenv', name, value);
   args.push(

@@ -1,6 +1,7 @@
 import type { CapturedOutput, ScriptRunRequest, ScriptRunResult } from '../deps.js';
 import { SkillhostError } from '../errors.js';
 import { childProcess, SYSTEM_PATH } from './sandbox-system.js';
+import { watchWrites } from './sandbox-writes.js';
 
 /** Keeps the first `limit` bytes of a stream and the last `limit` of the rest; counts the whole. */
 class OutputCapture {
@@ -52,11 +53,19 @@ export interface ProcessPlan {
   /** Whom the process runs as, when skillhost runs as root. */
   readonly user: { readonly uid: number; readonly gid: number } | undefined;
   readonly sandbox: 'bubblewrap' | 'none';
+  /** Descriptors handed to the process as 3, 4, ... (the seccomp program). */
+  readonly extraFds: readonly number[];
+  /** How the write budget is watched (see sandbox-writes.ts). */
+  readonly writes: {
+    readonly mounts: readonly string[];
+    readonly countDiskWrites: boolean;
+  };
 }
 
 /**
  * Starts the process in its own process group, captures its output within the limits, and kills
- * the whole group on timeout, on output overflow and when it ends (so nothing outlives the run).
+ * the whole group on timeout, on output overflow, past the write budget and when it ends (so
+ * nothing outlives the run).
  */
 export function execute(plan: ProcessPlan, request: ScriptRunRequest): Promise<ScriptRunResult> {
   const started = performance.now();
@@ -64,7 +73,7 @@ export function execute(plan: ProcessPlan, request: ScriptRunRequest): Promise<S
   const stderr = new OutputCapture(request.limits.maxCapturedBytes);
   return new Promise((resolve, reject) => {
     const child = childProcess().spawn(plan.command, plan.argv, {
-      stdio: ['ignore', 'pipe', 'pipe'],
+      stdio: ['ignore', 'pipe', 'pipe', ...plan.extraFds],
       detached: true,
       env: plan.sandbox === 'bubblewrap' ? { PATH: SYSTEM_PATH } : plan.environment,
       ...(plan.cwd === undefined ? {} : { cwd: plan.cwd }),
@@ -83,6 +92,20 @@ export function execute(plan: ProcessPlan, request: ScriptRunRequest): Promise<S
       timedOut = true;
       killGroup();
     }, request.limits.timeoutMs);
+    let writeLimited = false;
+    const writes =
+      child.pid === undefined
+        ? undefined
+        : watchWrites({
+            pid: child.pid,
+            maxWriteBytes: request.limits.maxWriteBytes,
+            mounts: plan.writes.mounts,
+            countDiskWrites: plan.writes.countDiskWrites,
+            onExceeded: () => {
+              writeLimited = true;
+              killGroup();
+            },
+          });
     const onData = (capture: OutputCapture) => (chunk: Buffer) => {
       capture.push(chunk);
       if (!outputLimited && stdout.total + stderr.total > request.limits.maxOutputBytes) {
@@ -90,10 +113,11 @@ export function execute(plan: ProcessPlan, request: ScriptRunRequest): Promise<S
         killGroup();
       }
     };
-    child.stdout.on('data', onData(stdout));
-    child.stderr.on('data', onData(stderr));
+    child.stdout!.on('data', onData(stdout));
+    child.stderr!.on('data', onData(stderr));
     child.on('error', (error) => {
       clearTimeout(timer);
+      writes?.stop();
       reject(
         new SkillhostError('SANDBOX_UNAVAILABLE', `Cannot start the script: ${error.message}`, {
           cause: error,
@@ -104,6 +128,7 @@ export function execute(plan: ProcessPlan, request: ScriptRunRequest): Promise<S
       clearTimeout(timer);
       // Whatever the script started and left behind goes with its process group.
       killGroup();
+      const written = writes?.stop();
       resolve({
         exitCode,
         signal,
@@ -113,6 +138,8 @@ export function execute(plan: ProcessPlan, request: ScriptRunRequest): Promise<S
         stdout: stdout.result(),
         stderr: stderr.result(),
         sandbox: plan.sandbox,
+        ...(writeLimited || written?.exceeded === true ? { resourceLimit: 'write' as const } : {}),
+        ...(written === undefined ? {} : { writtenBytes: written.writtenBytes }),
       });
     });
   });

@@ -1,17 +1,19 @@
 import {
   chmodSync,
-  chownSync,
+  closeSync,
   mkdirSync,
   mkdtempSync,
-  readdirSync,
+  openSync,
   rmSync,
   statSync,
+  writeFileSync,
 } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
+import { DEFAULT_SCRIPT_LIMITS } from '../core.js';
 import type { ScriptRunner, ScriptRunRequest, ScriptRunResult } from '../deps.js';
 import { SkillhostError } from '../errors.js';
-import { bubblewrapArguments, withLimits } from './sandbox-command.js';
+import { bubblewrapArguments, WRITABLE_MOUNTS, withLimits } from './sandbox-command.js';
 import { execute, type ProcessPlan } from './sandbox-process.js';
 import { stageSkill } from './sandbox-staging.js';
 import {
@@ -21,6 +23,7 @@ import {
   lstatOrUndefined,
   SYSTEM_PATH,
 } from './sandbox-system.js';
+import { canWatchWrites, seccompProgram } from './sandbox-writes.js';
 
 const NOBODY = 65534;
 
@@ -45,15 +48,6 @@ interface SandboxStatus {
   readonly available: boolean;
   readonly reason: string;
   readonly program?: string;
-}
-
-function chownTree(path: string, uid: number, gid: number): void {
-  chownSync(path, uid, gid);
-  for (const entry of readdirSync(path, { withFileTypes: true })) {
-    const child = join(path, entry.name);
-    if (entry.isDirectory()) chownTree(child, uid, gid);
-    else chownSync(child, uid, gid);
-  }
 }
 
 /** Whether uid/gid may search every folder up to `path`, and read (and write) `path` itself. */
@@ -139,11 +133,22 @@ export function createSandboxRunner(options: SandboxOptions = {}): ScriptRunner 
   };
 }
 
+/** The request with a write budget even when a caller left it out (a budget always applies). */
+function withWriteBudget(request: ScriptRunRequest): ScriptRunRequest {
+  const given = request.limits.maxWriteBytes;
+  if (Number.isSafeInteger(given) && given > 0) return request;
+  return {
+    ...request,
+    limits: { ...request.limits, maxWriteBytes: DEFAULT_SCRIPT_LIMITS.maxWriteBytes },
+  };
+}
+
 async function runScript(
-  request: ScriptRunRequest,
+  given: ScriptRunRequest,
   options: SandboxOptions,
   status: SandboxStatus,
 ): Promise<ScriptRunResult> {
+  const request = withWriteBudget(given);
   if (!status.available && request.allowUnsandboxed !== true) {
     throw new SkillhostError(
       'SANDBOX_UNAVAILABLE',
@@ -157,10 +162,17 @@ async function runScript(
       `The interpreter ${request.interpreter} is not installed in ${SYSTEM_PATH}`,
     );
   }
+  const writable = request.workspace?.writable === true;
+  if (status.available && writable && !canWatchWrites()) {
+    throw new SkillhostError(
+      'SANDBOX_UNAVAILABLE',
+      'Cannot count what a script writes to a writable workspace here (no /proc/PID/io or /proc/PID/task/TID/children); grant the workspace read-only',
+    );
+  }
   const root = mkdtempSync(join(options.tempDir ?? tmpdir(), 'skillhost-run-'));
+  let seccomp: number | undefined;
   try {
     const skillCopy = join(root, 'skill');
-    const work = join(root, 'work');
     const asRoot = process.getuid?.() === 0;
     const user =
       asRoot && options.dropRoot !== false && status.available
@@ -174,12 +186,8 @@ async function runScript(
       keepOwners: asRoot,
       script: { path: request.scriptPath, bytes: request.scriptBytes },
     });
-    const scriptCopy = join(skillCopy, request.scriptPath);
-    mkdirSync(work, { mode: 0o755 });
-    if (user !== undefined) {
-      chmodSync(root, 0o711);
-      chownTree(work, user.uid, user.gid);
-    }
+    // bubblewrap, started as the script's user, must be able to reach the staged skill.
+    if (user !== undefined) chmodSync(root, 0o711);
     const prlimit = findExecutable('prlimit');
     const environment: Record<string, string> = {
       PATH: SYSTEM_PATH,
@@ -191,20 +199,39 @@ async function runScript(
     };
     let plan: ProcessPlan;
     if (status.available) {
+      const program = seccompProgram();
+      if (program !== undefined) {
+        const path = join(root, 'seccomp.bpf');
+        writeFileSync(path, program, { mode: 0o600 });
+        seccomp = openSync(path, 'r');
+      }
       plan = {
         command: status.program as string,
-        argv: bubblewrapArguments({ request, interpreter, skillCopy, work, environment, prlimit }),
+        argv: bubblewrapArguments({
+          request,
+          interpreter,
+          skillCopy,
+          environment,
+          prlimit,
+          // The first descriptor after stdin, stdout and stderr.
+          seccompFd: seccomp === undefined ? undefined : 3,
+        }),
         environment,
         cwd: undefined,
         user,
         sandbox: 'bubblewrap',
+        extraFds: seccomp === undefined ? [] : [seccomp],
+        writes: { mounts: WRITABLE_MOUNTS, countDiskWrites: writable },
       };
     } else {
+      // Unsandboxed, the script's files are the host's: what it dirties on disk is counted.
+      const work = join(root, 'work');
+      mkdirSync(work, { mode: 0o700 });
       environment.HOME = work;
       environment.TMPDIR = work;
       environment.SKILL_DIR = skillCopy;
       const [command, ...argv] = withLimits(
-        [interpreter, scriptCopy, ...request.args],
+        [interpreter, join(skillCopy, request.scriptPath), ...request.args],
         request,
         prlimit,
       );
@@ -215,11 +242,14 @@ async function runScript(
         cwd: request.workspace?.path ?? work,
         user,
         sandbox: 'none',
+        extraFds: [],
+        writes: { mounts: [], countDiskWrites: canWatchWrites() },
       };
     }
     const result = await execute(plan, request);
     return notStaged.count === 0 ? result : { ...result, notStaged };
   } finally {
+    if (seccomp !== undefined) closeSync(seccomp);
     rmSync(root, { recursive: true, force: true });
   }
 }

@@ -174,7 +174,7 @@ function describeRun(result: ScriptRunResult): string {
     : result.signal !== null
       ? `killed by ${result.signal}`
       : `exit code ${result.exitCode}`;
-  return `${stream('stdout', result.stdout)}${stream('stderr', result.stderr)}[${ending}${result.outputLimited ? ', stopped at the output limit' : ''}; sandbox: ${result.sandbox}${notStagedNote(result)}]`;
+  return `${stream('stdout', result.stdout)}${stream('stderr', result.stderr)}[${ending}${result.outputLimited ? ', stopped at the output limit' : ''}${result.resourceLimit === 'write' ? ', stopped at the write limit (it wrote more than it may in all)' : ''}; sandbox: ${result.sandbox}${notStagedNote(result)}]`;
 }
 
 /** Says which files of the skill the script did not get, so that a missing file is explained. */
@@ -241,8 +241,12 @@ async function execute(
       );
       const { result } = run;
       return {
-        isError: result.timedOut || result.signal !== null,
-        ...(result.timedOut ? { code: 'SCRIPT_TIMEOUT' as const } : {}),
+        isError: result.timedOut || result.signal !== null || result.resourceLimit !== undefined,
+        ...(result.timedOut
+          ? { code: 'SCRIPT_TIMEOUT' as const }
+          : result.resourceLimit !== undefined
+            ? { code: 'RESOURCE_LIMIT' as const }
+            : {}),
         text: describeRun(result),
         data: {
           exitCode: result.exitCode,
@@ -253,6 +257,8 @@ async function execute(
           approvedBy: run.approvedBy,
           contentHash: run.contentHash,
           ...(result.notStaged === undefined ? {} : { notStaged: result.notStaged }),
+          ...(result.resourceLimit === undefined ? {} : { limit: result.resourceLimit }),
+          ...(result.writtenBytes === undefined ? {} : { writtenBytes: result.writtenBytes }),
         },
       };
     }

@@ -125,6 +125,30 @@ describe('running scripts through the runtime', () => {
     expect(result.data).toMatchObject({ notStaged });
   });
 
+  it('turns a run stopped at the write limit into RESOURCE_LIMIT for the model, and records it', async () => {
+    const w = world({
+      files: HELLO,
+      allowedTools: 'Bash(sh scripts/hello.sh:*)',
+      runner: createScriptedRunner(() => ({ resourceLimit: 'write', writtenBytes: 1234 })),
+    });
+    await w.runtime.callTool('activate_skill', { name: 'tool' });
+    const result = await w.runtime.callTool('run_skill_script', {
+      name: 'tool',
+      script: 'scripts/hello.sh',
+    });
+    expect(result).toMatchObject({
+      isError: true,
+      code: 'RESOURCE_LIMIT',
+      data: { limit: 'write', writtenBytes: 1234, signal: 'SIGKILL' },
+    });
+    expect(result.text).toContain('stopped at the write limit');
+    const ran = w.records().find((record) => record.event === 'script-run');
+    expect(ran?.tool_or_script_calls[0]).toMatchObject({
+      resource_limit: 'write',
+      written_bytes: 1234,
+    });
+  });
+
   it('refuses without confirmation when not interactive, and on "no"', async () => {
     const quiet = world({ files: HELLO });
     expect(await codeOf(runTool(quiet, 'scripts/hello.sh', [], false))).toBe('PERMISSION_REQUIRED');

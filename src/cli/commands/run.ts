@@ -1,9 +1,10 @@
-import { type CapturedOutput, SkillhostError } from '../../node/index.js';
+import { type CapturedOutput, DEFAULT_SCRIPT_LIMITS, SkillhostError } from '../../node/index.js';
 import { parseArgs, UsageError } from '../args.js';
 import type { CommandContext } from '../command.js';
 import { writeWithBackpressure } from '../io.js';
 import { printable } from '../printable.js';
 import { openRuntime, RUNTIME_OPTIONS } from '../runtime-options.js';
+import { formatSize, parseSize } from '../size.js';
 
 /** Exit code of a run the policy or the sandbox refused. */
 const REFUSED = 3;
@@ -30,6 +31,7 @@ export async function run({ argv, io, deps }: CommandContext): Promise<number> {
     'allow-unsandboxed': { type: 'boolean' },
     workspace: { type: 'string' },
     'workspace-writable': { type: 'boolean' },
+    'max-write': { type: 'string' },
   });
   if (args.positionals.length !== 2)
     throw new UsageError('run needs a NAME and a SCRIPT (then -- and its arguments)');
@@ -40,6 +42,12 @@ export async function run({ argv, io, deps }: CommandContext): Promise<number> {
     if (!Number.isFinite(seconds) || seconds <= 0 || seconds > 24 * 3600)
       throw new UsageError('--timeout needs a number of seconds');
     timeoutMs = Math.round(seconds * 1000);
+  }
+  let maxWriteBytes: number | undefined;
+  if (args.options['max-write'] !== undefined) {
+    maxWriteBytes = parseSize(String(args.options['max-write']));
+    if (maxWriteBytes === undefined)
+      throw new UsageError('--max-write needs a size: bytes, or a number with K, M or G (512M)');
   }
   const workspace =
     args.options.workspace === undefined
@@ -52,6 +60,7 @@ export async function run({ argv, io, deps }: CommandContext): Promise<number> {
   try {
     opened = openRuntime(args, deps, io, {
       ...(timeoutMs === undefined ? {} : { timeoutMs }),
+      ...(maxWriteBytes === undefined ? {} : { maxWriteBytes }),
       allowUnsandboxed: args.options['allow-unsandboxed'] === true,
       ...(workspace === undefined ? {} : { workspace }),
     });
@@ -76,11 +85,13 @@ export async function run({ argv, io, deps }: CommandContext): Promise<number> {
       const notes = [
         ending,
         `${(result.durationMs / 1000).toFixed(2)} s`,
-        result.outputLimited
-          ? 'stopped: output limit'
-          : truncated > 0
-            ? `${truncated} output bytes not shown`
-            : 'output complete',
+        result.resourceLimit === 'write'
+          ? `stopped: write limit (${formatSize(maxWriteBytes ?? DEFAULT_SCRIPT_LIMITS.maxWriteBytes)} in all)`
+          : result.outputLimited
+            ? 'stopped: output limit'
+            : truncated > 0
+              ? `${truncated} output bytes not shown`
+              : 'output complete',
         result.sandbox === 'bubblewrap' ? 'sandbox bubblewrap' : 'NO SANDBOX (allowed explicitly)',
         `approved by ${outcome.approvedBy}`,
       ];
