@@ -436,6 +436,11 @@ export const CODES = {
     "The script cannot be staged into the sandbox: it is not the skill folder's owner's (untrusted skill), its user could not read it where it is, or it changed while it was staged.",
     'Make the script a regular file with one link, owned like the skill folder and readable by all (chmod a+r, folders a+x).',
   ),
+  WORKSPACE_REFUSED: code(
+    'runtime',
+    'The workspace cannot be granted writable as it is: a protected path in it is a symbolic link or has other hard links, a protected path leaves it, it is (or holds) the home folder, or it lies inside a protected folder.',
+    'Replace the link with what it points to, grant a project folder, or grant the workspace read-only.',
+  ),
   SANDBOX_UNAVAILABLE: code(
     'runtime',
     'No OS sandbox is available to run the script (bubblewrap missing or not permitted).',

@@ -65,6 +65,7 @@ export type {
   ScriptRunner,
   ScriptRunRequest,
   ScriptRunResult,
+  ScriptWorkspace,
   SkillFileSystem,
   WatchHandle,
   WatchOptions,

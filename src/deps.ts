@@ -137,6 +137,18 @@ export interface ScriptLimits {
   readonly maxOutputBytes: number;
 }
 
+/** A folder a script sees as its working directory. */
+export interface ScriptWorkspace {
+  readonly path: string;
+  /** Whether the script may write to it (default: read-only). */
+  readonly writable: boolean;
+  /**
+   * More paths that stay read-only (or absent) in a writable workspace, relative to it (or
+   * absolute inside it), besides the built-in ones (`.git`, agent and editor folders, `.envrc`).
+   */
+  readonly protect?: readonly string[];
+}
+
 export interface ScriptRunRequest {
   /** The skill directory, staged read-only for the run. */
   readonly skillDirectory: string;
@@ -148,7 +160,7 @@ export interface ScriptRunRequest {
   readonly args: readonly string[];
   readonly limits: ScriptLimits;
   /** A folder the script may see (read-only unless writable), as its working directory. */
-  readonly workspace?: { readonly path: string; readonly writable: boolean };
+  readonly workspace?: ScriptWorkspace;
   /** Extra environment variables (the environment is otherwise built from scratch). */
   readonly env?: Readonly<Record<string, string>>;
   /** Run without an OS sandbox when none is available (recorded as such). */

@@ -5,6 +5,7 @@ import {
   CANONICAL_TOOLS,
   createSkillRuntime,
   type PolicyConfig,
+  type ScriptWorkspace,
   type SkillRuntime,
 } from '../node/index.js';
 import { type OptionSpecs, type ParsedArgs, UsageError } from './args.js';
@@ -100,7 +101,7 @@ export function openRuntime(
     readonly allowUnsandboxed?: boolean;
     readonly timeoutMs?: number;
     readonly maxWriteBytes?: number;
-    readonly workspace?: { path: string; writable: boolean };
+    readonly workspace?: ScriptWorkspace;
   } = {},
 ): OpenedRuntime {
   const settings = sourceSettings(args, deps);

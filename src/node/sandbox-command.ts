@@ -52,13 +52,15 @@ export interface BubblewrapPlan {
   readonly prlimit: string | undefined;
   /** The descriptor, in bubblewrap, of the seccomp program to install (none when undefined). */
   readonly seccompFd: number | undefined;
+  /** The workspace's real path, and the mounts that hold its protected paths when writable. */
+  readonly workspace: { readonly path: string; readonly protection: readonly string[] } | undefined;
 }
 
 /**
  * bubblewrap's arguments: every namespace unshared, no capabilities, a read-only root with the
  * system folders read-only, the staged skill read-only at /skill, a fresh /work, /tmp, home and
- * /dev/shm of the write budget's size, the workspace when granted, an environment from scratch,
- * the seccomp filter, and the script under its limits.
+ * /dev/shm of the write budget's size, the workspace when granted (its protected paths held),
+ * an environment from scratch, the seccomp filter, and the script under its limits.
  */
 export function bubblewrapArguments(plan: BubblewrapPlan): string[] {
   const { request } = plan;
@@ -80,13 +82,11 @@ export function bubblewrapArguments(plan: BubblewrapPlan): string[] {
   }
   args.push('--ro-bind', plan.skillCopy, '/skill');
   let directory = '/work';
-  if (request.workspace !== undefined) {
-    args.push(
-      request.workspace.writable ? '--bind' : '--ro-bind',
-      request.workspace.path,
-      request.workspace.path,
-    );
-    directory = request.workspace.path;
+  if (request.workspace !== undefined && plan.workspace !== undefined) {
+    const { path } = plan.workspace;
+    args.push(request.workspace.writable ? '--bind' : '--ro-bind', path, path);
+    args.push(...plan.workspace.protection);
+    directory = path;
   }
   // Last of the mounts: the root's own tmpfs (where /home and mount points live) is read-only.
   args.push('--remount-ro', '/');

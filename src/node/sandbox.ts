@@ -4,6 +4,7 @@ import {
   mkdirSync,
   mkdtempSync,
   openSync,
+  realpathSync,
   rmSync,
   statSync,
   writeFileSync,
@@ -23,6 +24,7 @@ import {
   lstatOrUndefined,
   SYSTEM_PATH,
 } from './sandbox-system.js';
+import { protectWorkspace } from './sandbox-workspace.js';
 import { canWatchWrites, seccompProgram } from './sandbox-writes.js';
 
 const NOBODY = 65534;
@@ -169,9 +171,15 @@ async function runScript(
       'Cannot count what a script writes to a writable workspace here (no /proc/PID/io or /proc/PID/task/TID/children); grant the workspace read-only',
     );
   }
-  const root = mkdtempSync(join(options.tempDir ?? tmpdir(), 'skillhost-run-'));
+  // Checked, and its placeholders made, before anything else: a refusal leaves nothing behind.
+  const protectedWorkspace =
+    status.available && request.workspace?.writable === true
+      ? protectWorkspace(request.workspace, options.homeDir)
+      : undefined;
+  let root: string | undefined;
   let seccomp: number | undefined;
   try {
+    root = mkdtempSync(join(options.tempDir ?? tmpdir(), 'skillhost-run-'));
     const skillCopy = join(root, 'skill');
     const asRoot = process.getuid?.() === 0;
     const user =
@@ -215,6 +223,13 @@ async function runScript(
           prlimit,
           // The first descriptor after stdin, stdout and stderr.
           seccompFd: seccomp === undefined ? undefined : 3,
+          workspace:
+            request.workspace === undefined
+              ? undefined
+              : {
+                  path: realpathSync(request.workspace.path),
+                  protection: protectedWorkspace?.arguments ?? [],
+                },
         }),
         environment,
         cwd: undefined,
@@ -250,6 +265,7 @@ async function runScript(
     return notStaged.count === 0 ? result : { ...result, notStaged };
   } finally {
     if (seccomp !== undefined) closeSync(seccomp);
-    rmSync(root, { recursive: true, force: true });
+    if (root !== undefined) rmSync(root, { recursive: true, force: true });
+    protectedWorkspace?.cleanup();
   }
 }

@@ -4,6 +4,7 @@ import type {
   ScriptLimits,
   ScriptRunner,
   ScriptRunResult,
+  ScriptWorkspace,
   SkillFileSystem,
 } from '../deps.js';
 import { SkillhostError } from '../errors.js';
@@ -37,7 +38,7 @@ export interface ScriptSettings {
   /** Run without an OS sandbox when none is available (logged as such). Default false. */
   readonly allowUnsandboxed?: boolean;
   /** A folder scripts see as their working directory (read-only unless writable). */
-  readonly workspace?: { readonly path: string; readonly writable: boolean };
+  readonly workspace?: ScriptWorkspace;
 }
 
 /** What running a script needs of the runtime that owns it. */

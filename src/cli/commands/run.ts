@@ -32,6 +32,7 @@ export async function run({ argv, io, deps }: CommandContext): Promise<number> {
     workspace: { type: 'string' },
     'workspace-writable': { type: 'boolean' },
     'max-write': { type: 'string' },
+    protect: { type: 'string', multiple: true },
   });
   if (args.positionals.length !== 2)
     throw new UsageError('run needs a NAME and a SCRIPT (then -- and its arguments)');
@@ -49,12 +50,16 @@ export async function run({ argv, io, deps }: CommandContext): Promise<number> {
     if (maxWriteBytes === undefined)
       throw new UsageError('--max-write needs a size: bytes, or a number with K, M or G (512M)');
   }
+  const protect = (args.options.protect as readonly string[] | undefined) ?? [];
+  if (protect.length > 0 && args.options['workspace-writable'] !== true)
+    throw new UsageError('--protect needs --workspace DIR --workspace-writable');
   const workspace =
     args.options.workspace === undefined
       ? undefined
       : {
           path: deps.resolvePath(deps.cwd, String(args.options.workspace)),
           writable: args.options['workspace-writable'] === true,
+          ...(protect.length > 0 ? { protect } : {}),
         };
   let opened: ReturnType<typeof openRuntime> | undefined;
   try {
