@@ -52,6 +52,8 @@ export interface BubblewrapPlan {
   readonly prlimit: string | undefined;
   /** The descriptor, in bubblewrap, of the seccomp program to install (none when undefined). */
   readonly seccompFd: number | undefined;
+  /** The descriptor bubblewrap reads a byte from before it starts the script (the write watch). */
+  readonly blockFd: number | undefined;
   /** The workspace's real path, and the mounts that hold its protected paths when writable. */
   readonly workspace: { readonly path: string; readonly protection: readonly string[] } | undefined;
 }
@@ -91,6 +93,7 @@ export function bubblewrapArguments(plan: BubblewrapPlan): string[] {
   // Last of the mounts: the root's own tmpfs (where /home and mount points live) is read-only.
   args.push('--remount-ro', '/');
   if (plan.seccompFd !== undefined) args.push('--seccomp', String(plan.seccompFd));
+  if (plan.blockFd !== undefined) args.push('--block-fd', String(plan.blockFd));
   args.push('--chdir', directory, '--clearenv');
   for (const [name, value] of Object.entries(plan.environment)) args.push('--setenv', name, value);
   args.push(

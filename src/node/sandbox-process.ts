@@ -59,6 +59,11 @@ export interface ProcessPlan {
   readonly writes: {
     readonly mounts: readonly string[];
     readonly countDiskWrites: boolean;
+    /**
+     * The process waits on one more descriptor, after `extraFds`, until the watch holds the
+     * mounts (bubblewrap's --block-fd).
+     */
+    readonly gated: boolean;
   };
 }
 
@@ -73,7 +78,13 @@ export function execute(plan: ProcessPlan, request: ScriptRunRequest): Promise<S
   const stderr = new OutputCapture(request.limits.maxCapturedBytes);
   return new Promise((resolve, reject) => {
     const child = childProcess().spawn(plan.command, plan.argv, {
-      stdio: ['ignore', 'pipe', 'pipe', ...plan.extraFds],
+      stdio: [
+        'ignore',
+        'pipe',
+        'pipe',
+        ...plan.extraFds,
+        ...(plan.writes.gated ? ['pipe' as const] : []),
+      ],
       detached: true,
       env: plan.sandbox === 'bubblewrap' ? { PATH: SYSTEM_PATH } : plan.environment,
       ...(plan.cwd === undefined ? {} : { cwd: plan.cwd }),
@@ -93,6 +104,12 @@ export function execute(plan: ProcessPlan, request: ScriptRunRequest): Promise<S
       killGroup();
     }, request.limits.timeoutMs);
     let writeLimited = false;
+    let unwatched = false;
+    const gate = plan.writes.gated
+      ? (child.stdio[3 + plan.extraFds.length] as import('node:stream').Duplex | null)
+      : undefined;
+    // bubblewrap reads its byte and closes its end: whatever the socket says after is no news.
+    gate?.on('error', () => {});
     const writes =
       child.pid === undefined
         ? undefined
@@ -103,6 +120,14 @@ export function execute(plan: ProcessPlan, request: ScriptRunRequest): Promise<S
             countDiskWrites: plan.writes.countDiskWrites,
             onExceeded: () => {
               writeLimited = true;
+              killGroup();
+            },
+            onReady: (found) => {
+              if (found) {
+                gate?.end('.');
+                return;
+              }
+              unwatched = true;
               killGroup();
             },
           });
@@ -129,6 +154,15 @@ export function execute(plan: ProcessPlan, request: ScriptRunRequest): Promise<S
       // Whatever the script started and left behind goes with its process group.
       killGroup();
       const written = writes?.stop();
+      if (unwatched) {
+        reject(
+          new SkillhostError(
+            'SANDBOX_UNAVAILABLE',
+            "The sandbox's writable mounts could not be found to count what the script writes; it was stopped before it started",
+          ),
+        );
+        return;
+      }
       resolve({
         exitCode,
         signal,

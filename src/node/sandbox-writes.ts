@@ -15,7 +15,8 @@ import {
  *
  * Each tmpfs is mounted with the whole budget (and a page) as its size, so the kernel refuses
  * any write past it on one of them. The sum is watched from outside: the tmpfs mounts through
- * descriptors opened on them (which also keep them measurable after the sandbox is gone), and
+ * descriptors opened on them while bubblewrap waits before starting the script (which also keep
+ * them measurable after the sandbox is gone, for a last count when the script has ended), and
  * the workspace through the kernel's count of bytes each process of the run dirtied in the page
  * cache (`write_bytes` in /proc/PID/io: only disk-backed files count there, and the workspace is
  * the sandbox's only one; a process that ends adds its count to its parent's). Past the budget
@@ -27,9 +28,10 @@ import {
 const TMPFS_MAGIC = 0x01021994;
 /** How often the sum is taken while the script runs. */
 const WATCH_INTERVAL_MS = 20;
-/** While the sandbox is being set up, its mounts are looked for more often than that. */
-const SETUP_INTERVAL_MS = 2;
-const SETUP_PHASE_MS = 200;
+/** While the sandbox is being set up (the script waits), its mounts are looked for every ms. */
+const SETUP_INTERVAL_MS = 1;
+/** Past this, mounts that cannot be found are a failure: the budget could not be kept. */
+const SETUP_TIMEOUT_MS = 10_000;
 /** A run's processes are at most `maxProcesses`; this bounds a walk of /proc whatever happens. */
 const MAX_WALKED_PROCESSES = 1024;
 
@@ -98,6 +100,11 @@ export interface WriteWatchOptions {
   readonly countDiskWrites: boolean;
   /** Called once, when the sum passes the budget. */
   readonly onExceeded: () => void;
+  /**
+   * Called once when every mount is held (true), or could not be found in time (false): the
+   * script waits for it, so that not one byte it writes goes uncounted.
+   */
+  readonly onReady?: (found: boolean) => void;
 }
 
 export interface WriteWatch {
@@ -150,10 +157,16 @@ export function watchWrites(options: WriteWatchOptions): WriteWatch {
     return total + disk;
   };
 
+  let ready = false;
   const tick = () => {
     const tree =
       options.countDiskWrites || held.size < options.mounts.length ? processTree(options.pid) : [];
     if (held.size < options.mounts.length) acquire(tree);
+    const missing = held.size < options.mounts.length;
+    if (!ready && (!missing || performance.now() - started > SETUP_TIMEOUT_MS)) {
+      ready = true;
+      options.onReady?.(!missing);
+    }
     if (options.countDiskWrites) {
       let sum = 0;
       for (const pid of tree) sum += dirtiedBytes(pid);
@@ -164,11 +177,14 @@ export function watchWrites(options: WriteWatchOptions): WriteWatch {
       exceeded = true;
       options.onExceeded();
     }
-    const setup = held.size < options.mounts.length && performance.now() - started < SETUP_PHASE_MS;
-    timer = setTimeout(tick, setup ? SETUP_INTERVAL_MS : WATCH_INTERVAL_MS);
+    timer = setTimeout(tick, ready ? WATCH_INTERVAL_MS : SETUP_INTERVAL_MS);
     timer.unref();
   };
-  timer = setTimeout(tick, options.mounts.length > 0 ? SETUP_INTERVAL_MS : WATCH_INTERVAL_MS);
+  if (options.mounts.length === 0) {
+    ready = true;
+    options.onReady?.(true);
+  }
+  timer = setTimeout(tick, ready ? WATCH_INTERVAL_MS : SETUP_INTERVAL_MS);
   timer.unref();
 
   return {

@@ -21,6 +21,7 @@ import {
   childProcess,
   findExecutable,
   interpreterPath,
+  isUnder,
   lstatOrUndefined,
   SYSTEM_PATH,
 } from './sandbox-system.js';
@@ -207,6 +208,8 @@ async function runScript(
     };
     let plan: ProcessPlan;
     if (status.available) {
+      const workspacePath =
+        request.workspace === undefined ? undefined : realpathSync(request.workspace.path);
       const program = seccompProgram();
       if (program !== undefined) {
         const path = join(root, 'seccomp.bpf');
@@ -221,22 +224,27 @@ async function runScript(
           skillCopy,
           environment,
           prlimit,
-          // The first descriptor after stdin, stdout and stderr.
+          // The descriptors after stdin, stdout and stderr: the seccomp program, then the gate.
           seccompFd: seccomp === undefined ? undefined : 3,
+          blockFd: seccomp === undefined ? 3 : 4,
           workspace:
-            request.workspace === undefined
+            workspacePath === undefined
               ? undefined
-              : {
-                  path: realpathSync(request.workspace.path),
-                  protection: protectedWorkspace?.arguments ?? [],
-                },
+              : { path: workspacePath, protection: protectedWorkspace?.arguments ?? [] },
         }),
         environment,
         cwd: undefined,
         user,
         sandbox: 'bubblewrap',
         extraFds: seccomp === undefined ? [] : [seccomp],
-        writes: { mounts: WRITABLE_MOUNTS, countDiskWrites: writable },
+        writes: {
+          // A mount the workspace covers cannot be written to (nor found).
+          mounts: WRITABLE_MOUNTS.filter(
+            (mount) => workspacePath === undefined || !isUnder(mount, workspacePath),
+          ),
+          countDiskWrites: writable,
+          gated: true,
+        },
       };
     } else {
       // Unsandboxed, the script's files are the host's: what it dirties on disk is counted.
@@ -258,7 +266,7 @@ async function runScript(
         user,
         sandbox: 'none',
         extraFds: [],
-        writes: { mounts: [], countDiskWrites: canWatchWrites() },
+        writes: { mounts: [], countDiskWrites: canWatchWrites(), gated: false },
       };
     }
     const result = await execute(plan, request);
