@@ -72,6 +72,7 @@ async function main() {
     maxProcesses: 64,
     maxMemoryBytes: 1024 ** 3,
     maxFileBytes: 64 * 1024 ** 2,
+    maxWriteBytes: 512 * 1024 ** 2,
     maxOpenFiles: 256,
     maxCapturedBytes: 32 * 1024,
     maxOutputBytes: 64 * 1024 ** 2,

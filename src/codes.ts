@@ -451,6 +451,16 @@ export const CODES = {
     'The skill is too large to stage for a sandboxed run (files or bytes).',
     'Keep skills small; move large data out of the skill directory.',
   ),
+  SCRIPT_NOT_STAGED: code(
+    'runtime',
+    "The script cannot be staged into the sandbox: it is not the skill folder's owner's (untrusted skill), its user could not read it where it is, or it changed while it was staged.",
+    'Make the script a regular file with one link, owned like the skill folder and readable by all (chmod a+r, folders a+x).',
+  ),
+  WORKSPACE_REFUSED: code(
+    'runtime',
+    'The workspace cannot be granted writable as it is: a protected path in it is a symbolic link or has other hard links, a protected path leaves it, it is (or holds) the home folder, or it lies inside a protected folder.',
+    'Replace the link with what it points to, grant a project folder, or grant the workspace read-only.',
+  ),
   SANDBOX_UNAVAILABLE: code(
     'runtime',
     'No OS sandbox is available to run the script (bubblewrap missing or not permitted).',
@@ -564,6 +574,11 @@ export const CODES = {
     'runtime',
     'No tool of this name is offered (activate_skill, read_skill_resource, run_skill_script, search_skills).',
     'Call one of the tools the runtime lists; a tool the host lacks is never offered.',
+  ),
+  RESOURCE_LIMIT: code(
+    'runtime',
+    'The script was stopped at a resource limit (details.limit names it: write, for the total bytes it may write to /tmp, /work, its home and a writable workspace).',
+    'Make the script write less, or raise the limit (--max-write SIZE, limits.maxWriteBytes).',
   ),
   SCRIPT_TIMEOUT: code(
     'runtime',

@@ -125,11 +125,28 @@ export interface ScriptLimits {
   readonly maxMemoryBytes: number;
   /** Largest file the script may write. */
   readonly maxFileBytes: number;
+  /**
+   * Most bytes the script may write in all: to /tmp, /work, its home and /dev/shm (memory) and
+   * to a writable workspace, together. Past it the run is stopped (`resourceLimit: 'write'`).
+   */
+  readonly maxWriteBytes: number;
   readonly maxOpenFiles: number;
   /** Output kept per stream: this many bytes from the start and as many from the end. */
   readonly maxCapturedBytes: number;
   /** Output beyond which the run is stopped. */
   readonly maxOutputBytes: number;
+}
+
+/** A folder a script sees as its working directory. */
+export interface ScriptWorkspace {
+  readonly path: string;
+  /** Whether the script may write to it (default: read-only). */
+  readonly writable: boolean;
+  /**
+   * More paths that stay read-only (or absent) in a writable workspace, relative to it (or
+   * absolute inside it), besides the built-in ones (`.git`, agent and editor folders, `.envrc`).
+   */
+  readonly protect?: readonly string[];
 }
 
 export interface ScriptRunRequest {
@@ -143,11 +160,44 @@ export interface ScriptRunRequest {
   readonly args: readonly string[];
   readonly limits: ScriptLimits;
   /** A folder the script may see (read-only unless writable), as its working directory. */
-  readonly workspace?: { readonly path: string; readonly writable: boolean };
+  readonly workspace?: ScriptWorkspace;
   /** Extra environment variables (the environment is otherwise built from scratch). */
   readonly env?: Readonly<Record<string, string>>;
   /** Run without an OS sandbox when none is available (recorded as such). */
   readonly allowUnsandboxed?: boolean;
+  /**
+   * Whether the skill's source is trusted. Staging leaves out an untrusted skill's files whose
+   * links, owner or permissions are in doubt; a trusted skill's keep their owner and mode.
+   * Default false.
+   */
+  readonly trusted?: boolean;
+}
+
+/**
+ * Why a file of the skill is not in the sandbox's copy: `hard-link` (other hard links: it may be
+ * a file from anywhere), `other-owner` (not the skill folder's owner), `unreadable` (the
+ * script's user could not read it where it is), `symlink`, `special` (FIFO, socket, device),
+ * `too-deep`, `excluded` (`.git` and `node_modules`).
+ */
+export type NotStagedReason =
+  | 'hard-link'
+  | 'other-owner'
+  | 'unreadable'
+  | 'symlink'
+  | 'special'
+  | 'too-deep'
+  | 'excluded';
+
+export interface NotStagedFile {
+  /** The path in the skill (a folder stands for everything in it). */
+  readonly path: string;
+  readonly reason: NotStagedReason;
+}
+
+/** Files of the skill left out of a run: how many, and the first of them. */
+export interface NotStagedFiles {
+  readonly count: number;
+  readonly files: readonly NotStagedFile[];
 }
 
 export interface CapturedOutput {
@@ -171,6 +221,15 @@ export interface ScriptRunResult {
   readonly stderr: CapturedOutput;
   /** How the script was isolated: `bubblewrap`, or `none` when explicitly allowed. */
   readonly sandbox: 'bubblewrap' | 'none';
+  /** Files of the skill the script did not get, and why (absent when none were left out). */
+  readonly notStaged?: NotStagedFiles;
+  /**
+   * The resource limit that stopped the run, besides the timeout and the output cap: `write`
+   * when the script wrote more than `maxWriteBytes` in all (it was killed, or refused the rest).
+   */
+  readonly resourceLimit?: 'write';
+  /** Bytes the script wrote, as the write budget counts them (when the runner counts them). */
+  readonly writtenBytes?: number;
 }
 
 /** Runs skill scripts in isolation (the node entry's runner uses bubblewrap). */

@@ -218,9 +218,11 @@ Exit codes:
 Activate the skill NAME and run SCRIPT (a path under its scripts/ folder) with
 ARGS, in an OS sandbox (bubblewrap): no network, the system folders read-only,
 no home folders, the skill staged read-only at /skill (the exact bytes that were
-checked and hashed), writes only to a fresh /work, an environment built from
-scratch, a PID namespace, limits on processes, memory, file size and open
-files, a wall-clock timeout that kills every process, capped output.
+checked and hashed; files with doubtful links, owner or permissions are left
+out of an untrusted skill, and named), writes only to a fresh /work, /tmp and
+home, an environment built from scratch, a PID namespace, limits on processes,
+memory, file size, open files and all bytes written, a wall-clock timeout that
+kills every process, capped output.
 
 The interpreter comes from the file's #! line or extension: sh, bash, python3
 or node; arguments are passed as argv, never through a shell. The policy
@@ -233,22 +235,32 @@ Options:
   --yes                   Approve this one run (recorded in the audit log)
   --timeout SECONDS       Wall-clock limit (default 60)
   --workspace DIR         Let the script see DIR as its working directory
-  --workspace-writable    ... and write to it
+  --workspace-writable    ... and write to it, except its protected paths: .git,
+                          .husky, .pre-commit-config.yaml, git's hooks folder,
+                          .agents, .skillhost, .claude, .cursor, .gemini,
+                          .codex, .windsurf, .mcp.json, .github, .vscode, .idea,
+                          .envrc
+  --protect PATH          One more path of the writable workspace that stays
+                          read-only, or absent (repeatable; relative to DIR)
+  --max-write SIZE        Most bytes the script may write in all: /tmp, /work,
+                          its home and the workspace (default 512M; K, M, G)
   --allow-unsandboxed     Run without a sandbox if none is available (logged)
 
 ${RUNTIME_OPTIONS_HELP}
   -h, --help              Show this help
 
 Output: the script's stdout and stderr (control characters escaped; when long,
-the start and the end, with the count of bytes in between), then one line:
-exit code or signal, duration, truncation, sandbox, approval.
+the start and the end, with the count of bytes in between), the skill files
+that were not staged if any, then one line: exit code or signal, duration,
+truncation or the limit that stopped the run, sandbox, approval.
 
 Exit codes:
   the script's exit code; 124 when it timed out; 128+n when killed by signal n
   1  no such skill, or it cannot be used
   2  usage error
   3  refused: by the policy, by the user, by the script checks, for want of a
-     sandbox, or because the audit log cannot be written`,
+     sandbox, for a workspace it cannot protect, or because the audit log cannot
+     be written`,
     load: async () => import('./commands/run.js'),
   },
   {

@@ -5,6 +5,7 @@ import {
   CANONICAL_TOOLS,
   createSkillRuntime,
   type PolicyConfig,
+  type ScriptWorkspace,
   type SkillRuntime,
 } from '../node/index.js';
 import { type OptionSpecs, type ParsedArgs, UsageError } from './args.js';
@@ -109,7 +110,8 @@ export function openRuntime(
   scripts: {
     readonly allowUnsandboxed?: boolean;
     readonly timeoutMs?: number;
-    readonly workspace?: { path: string; writable: boolean };
+    readonly maxWriteBytes?: number;
+    readonly workspace?: ScriptWorkspace;
   } = {},
 ): OpenedRuntime {
   const settings = sourceSettings(args, deps);
@@ -132,7 +134,10 @@ export function openRuntime(
       ...(confirm === undefined ? {} : { confirm }),
     },
     scripts: {
-      ...(scripts.timeoutMs === undefined ? {} : { limits: { timeoutMs: scripts.timeoutMs } }),
+      limits: {
+        ...(scripts.timeoutMs === undefined ? {} : { timeoutMs: scripts.timeoutMs }),
+        ...(scripts.maxWriteBytes === undefined ? {} : { maxWriteBytes: scripts.maxWriteBytes }),
+      },
       ...(scripts.allowUnsandboxed === true ? { allowUnsandboxed: true } : {}),
       ...(scripts.workspace === undefined ? {} : { workspace: scripts.workspace }),
     },

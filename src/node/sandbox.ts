@@ -1,81 +1,34 @@
 import {
-  accessSync,
   chmodSync,
-  chownSync,
-  constants,
-  copyFileSync,
-  type Dirent,
-  lstatSync,
+  closeSync,
   mkdirSync,
   mkdtempSync,
-  readdirSync,
-  readlinkSync,
+  openSync,
   realpathSync,
   rmSync,
   statSync,
   writeFileSync,
 } from 'node:fs';
-import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import type {
-  CapturedOutput,
-  ScriptInterpreter,
-  ScriptRunner,
-  ScriptRunRequest,
-  ScriptRunResult,
-} from '../deps.js';
+import { DEFAULT_SCRIPT_LIMITS } from '../core.js';
+import type { ScriptRunner, ScriptRunRequest, ScriptRunResult } from '../deps.js';
 import { SkillhostError } from '../errors.js';
+import { bubblewrapArguments, WRITABLE_MOUNTS, withLimits } from './sandbox-command.js';
+import { execute, type ProcessPlan } from './sandbox-process.js';
+import { stageSkill } from './sandbox-staging.js';
+import {
+  childProcess,
+  findExecutable,
+  interpreterPath,
+  isUnder,
+  lstatOrUndefined,
+  SYSTEM_PATH,
+} from './sandbox-system.js';
+import { protectWorkspace } from './sandbox-workspace.js';
+import { canWatchWrites, seccompProgram } from './sandbox-writes.js';
 
-/**
- * node:child_process, loaded on the first script run or sandbox probe: every other command
- * (validate, list, ...) loads this module through the node entry and never spawns anything.
- */
-const require = createRequire(import.meta.url);
-const childProcess = (): typeof import('node:child_process') => require('node:child_process');
-
-/** Where interpreters and helpers are looked up: system folders only, never a user's shims. */
-const SYSTEM_PATH = '/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin';
 const NOBODY = 65534;
-const MAX_STAGED_ENTRIES = 2000;
-const MAX_STAGED_BYTES = 64 * 1024 * 1024;
-/**
- * The only host folders a sandboxed script sees, read-only: the system's programs, libraries and
- * configuration. Homes, /tmp, /var, /srv, /mnt, /root and everything else are simply not there.
- */
-const SYSTEM_FOLDERS = ['usr', 'bin', 'sbin', 'lib', 'lib32', 'lib64', 'libx32', 'etc'];
-
-function lstatOrUndefined(path: string): import('node:fs').Stats | undefined {
-  try {
-    return lstatSync(path);
-  } catch {
-    return undefined;
-  }
-}
-
-function findExecutable(name: string): string | undefined {
-  for (const folder of SYSTEM_PATH.split(':')) {
-    const candidate = join(folder, name);
-    try {
-      accessSync(candidate, constants.X_OK);
-      if (statSync(candidate).isFile()) return candidate;
-    } catch {
-      // not here
-    }
-  }
-  return undefined;
-}
-
-function isUnder(path: string, folder: string): boolean {
-  return path === folder || path.startsWith(`${folder}/`);
-}
-
-/** The interpreter binary for a script, from the system folders (node may fall back to this process's). */
-function interpreterPath(interpreter: ScriptInterpreter): string | undefined {
-  const found = findExecutable(interpreter);
-  if (found !== undefined) return found;
-  return interpreter === 'node' ? process.execPath : undefined;
-}
 
 export interface SandboxOptions {
   /** The user's home folder (never visible inside the sandbox; kept for the unsandboxed fallback). */
@@ -98,95 +51,6 @@ interface SandboxStatus {
   readonly available: boolean;
   readonly reason: string;
   readonly program?: string;
-}
-
-class OutputCapture {
-  readonly #limit: number;
-  #head = Buffer.alloc(0);
-  #tail: Buffer[] = [];
-  #tailBytes = 0;
-  total = 0;
-
-  constructor(limit: number) {
-    this.#limit = limit;
-  }
-
-  push(chunk: Buffer): void {
-    this.total += chunk.length;
-    let rest = chunk;
-    if (this.#head.length < this.#limit) {
-      const room = this.#limit - this.#head.length;
-      this.#head = Buffer.concat([this.#head, rest.subarray(0, room)]);
-      rest = rest.subarray(room);
-    }
-    if (rest.length === 0) return;
-    this.#tail.push(rest);
-    this.#tailBytes += rest.length;
-    while (this.#tailBytes - (this.#tail[0]?.length ?? 0) >= this.#limit) {
-      this.#tailBytes -= (this.#tail.shift() as Buffer).length;
-    }
-  }
-
-  result(): CapturedOutput {
-    const joined = Buffer.concat(this.#tail);
-    const tail = joined.subarray(Math.max(0, joined.length - this.#limit));
-    return {
-      head: this.#head.toString('utf8'),
-      tail: tail.toString('utf8'),
-      totalBytes: this.total,
-      omittedBytes: this.total - this.#head.length - tail.length,
-    };
-  }
-}
-
-/** Copies the skill's folders and regular files (no links, no devices) within bounds. */
-function stageSkill(source: string, target: string): void {
-  let entries = 0;
-  let bytes = 0;
-  const copy = (from: string, to: string, depth: number): void => {
-    mkdirSync(to, { mode: 0o755 });
-    if (depth > 16) return;
-    let listing: Dirent[];
-    try {
-      listing = readdirSync(from, { withFileTypes: true });
-    } catch {
-      return;
-    }
-    for (const entry of listing) {
-      if (entry.name === '.git' || entry.name === 'node_modules') continue;
-      entries += 1;
-      if (entries > MAX_STAGED_ENTRIES) {
-        throw new SkillhostError(
-          'SCRIPT_TOO_LARGE',
-          `The skill has more than ${MAX_STAGED_ENTRIES} files to stage`,
-        );
-      }
-      const fromPath = join(from, entry.name);
-      const toPath = join(to, entry.name);
-      if (entry.isDirectory()) copy(fromPath, toPath, depth + 1);
-      else if (entry.isFile()) {
-        bytes += statSync(fromPath).size;
-        if (bytes > MAX_STAGED_BYTES) {
-          throw new SkillhostError(
-            'SCRIPT_TOO_LARGE',
-            `The skill holds more than ${MAX_STAGED_BYTES} bytes to stage`,
-          );
-        }
-        copyFileSync(fromPath, toPath);
-        chmodSync(toPath, 0o644);
-      }
-    }
-  };
-  copy(source, target, 0);
-}
-
-function chownTree(path: string, uid: number, gid: number): void {
-  chownSync(path, uid, gid);
-  for (const entry of readdirSync(path, { withFileTypes: true })) {
-    const child = join(path, entry.name);
-    if (entry.isDirectory()) chownTree(child, uid, gid);
-    else chownSync(child, uid, gid);
-  }
 }
 
 /** Whether uid/gid may search every folder up to `path`, and read (and write) `path` itself. */
@@ -251,17 +115,6 @@ export function probeBubblewrap(program: string | false = 'bwrap'): SandboxStatu
       };
 }
 
-function limitArguments(request: ScriptRunRequest): string[] {
-  const { limits } = request;
-  return [
-    `--nproc=${limits.maxProcesses}`,
-    `--nofile=${limits.maxOpenFiles}`,
-    `--fsize=${limits.maxFileBytes}`,
-    `--as=${limits.maxMemoryBytes}`,
-    '--core=0',
-  ];
-}
-
 /**
  * Runs skill scripts in bubblewrap: no network, the root file system read-only, homes and
  * temporary folders replaced by empty ones, the skill staged read-only at /skill (the verified
@@ -283,11 +136,22 @@ export function createSandboxRunner(options: SandboxOptions = {}): ScriptRunner 
   };
 }
 
+/** The request with a write budget even when a caller left it out (a budget always applies). */
+function withWriteBudget(request: ScriptRunRequest): ScriptRunRequest {
+  const given = request.limits.maxWriteBytes;
+  if (Number.isSafeInteger(given) && given > 0) return request;
+  return {
+    ...request,
+    limits: { ...request.limits, maxWriteBytes: DEFAULT_SCRIPT_LIMITS.maxWriteBytes },
+  };
+}
+
 async function runScript(
-  request: ScriptRunRequest,
+  given: ScriptRunRequest,
   options: SandboxOptions,
   status: SandboxStatus,
 ): Promise<ScriptRunResult> {
+  const request = withWriteBudget(given);
   if (!status.available && request.allowUnsandboxed !== true) {
     throw new SkillhostError(
       'SANDBOX_UNAVAILABLE',
@@ -301,35 +165,39 @@ async function runScript(
       `The interpreter ${request.interpreter} is not installed in ${SYSTEM_PATH}`,
     );
   }
-  const root = mkdtempSync(join(options.tempDir ?? tmpdir(), 'skillhost-run-'));
+  const writable = request.workspace?.writable === true;
+  if (status.available && writable && !canWatchWrites()) {
+    throw new SkillhostError(
+      'SANDBOX_UNAVAILABLE',
+      'Cannot count what a script writes to a writable workspace here (no /proc/PID/io or /proc/PID/task/TID/children); grant the workspace read-only',
+    );
+  }
+  // Checked, and its placeholders made, before anything else: a refusal leaves nothing behind.
+  const protectedWorkspace =
+    status.available && request.workspace?.writable === true
+      ? protectWorkspace(request.workspace, options.homeDir)
+      : undefined;
+  let root: string | undefined;
+  let seccomp: number | undefined;
   try {
+    root = mkdtempSync(join(options.tempDir ?? tmpdir(), 'skillhost-run-'));
     const skillCopy = join(root, 'skill');
-    const work = join(root, 'work');
-    stageSkill(request.skillDirectory, skillCopy);
-    const scriptCopy = join(skillCopy, request.scriptPath);
-    mkdirSync(dirname(scriptCopy), { recursive: true, mode: 0o755 });
-    writeFileSync(scriptCopy, request.scriptBytes, { mode: 0o755 });
-    mkdirSync(work, { mode: 0o755 });
     const asRoot = process.getuid?.() === 0;
-    const drop =
+    const user =
       asRoot && options.dropRoot !== false && status.available
         ? runAs(request.workspace)
         : undefined;
-    if (drop !== undefined) {
-      chmodSync(root, 0o711);
-      chownTree(work, drop.uid, drop.gid);
-    }
+    const notStaged = stageSkill({
+      source: request.skillDirectory,
+      target: skillCopy,
+      trusted: request.trusted === true,
+      user: user ?? { uid: process.getuid?.() ?? 0, gid: process.getgid?.() ?? 0 },
+      keepOwners: asRoot,
+      script: { path: request.scriptPath, bytes: request.scriptBytes },
+    });
+    // bubblewrap, started as the script's user, must be able to reach the staged skill.
+    if (user !== undefined) chmodSync(root, 0o711);
     const prlimit = findExecutable('prlimit');
-    const limited = (command: string[]): string[] =>
-      prlimit === undefined
-        ? [
-            '/bin/sh',
-            '-c',
-            `ulimit -u ${request.limits.maxProcesses} -n ${request.limits.maxOpenFiles} -f ${Math.ceil(request.limits.maxFileBytes / 512)} -v ${Math.ceil(request.limits.maxMemoryBytes / 1024)}; exec "$@"`,
-            'sh',
-            ...command,
-          ]
-        : [prlimit, ...limitArguments(request), '--', ...command];
     const environment: Record<string, string> = {
       PATH: SYSTEM_PATH,
       HOME: '/home/sandbox',
@@ -338,128 +206,74 @@ async function runScript(
       SKILL_DIR: '/skill',
       ...request.env,
     };
-    let command: string;
-    let argv: string[];
-    let cwd: string | undefined;
+    let plan: ProcessPlan;
     if (status.available) {
-      const args = ['--unshare-all', '--die-with-parent', '--new-session', '--cap-drop', 'ALL'];
-      for (const name of SYSTEM_FOLDERS) {
-        const host = `/${name}`;
-        const entry = lstatOrUndefined(host);
-        if (entry?.isSymbolicLink()) args.push('--symlink', readlinkSync(host), host);
-        else if (entry?.isDirectory()) args.push('--ro-bind', host, host);
+      const workspacePath =
+        request.workspace === undefined ? undefined : realpathSync(request.workspace.path);
+      const program = seccompProgram();
+      if (program !== undefined) {
+        const path = join(root, 'seccomp.bpf');
+        writeFileSync(path, program, { mode: 0o600 });
+        seccomp = openSync(path, 'r');
       }
-      args.push('--proc', '/proc', '--dev', '/dev', '--tmpfs', '/tmp', '--dir', '/home/sandbox');
-      const realInterpreter = realpathSync(interpreter);
-      if (!SYSTEM_FOLDERS.some((name) => isUnder(realInterpreter, `/${name}`))) {
-        args.push('--ro-bind', realInterpreter, realInterpreter);
-      }
-      args.push('--ro-bind', skillCopy, '/skill', '--bind', work, '/work');
-      let directory = '/work';
-      if (request.workspace !== undefined) {
-        args.push(
-          request.workspace.writable ? '--bind' : '--ro-bind',
-          request.workspace.path,
-          request.workspace.path,
-        );
-        directory = request.workspace.path;
-      }
-      args.push('--chdir', directory, '--clearenv');
-      for (const [name, value] of Object.entries(environment)) args.push('--setenv', name, value);
-      args.push(
-        '--',
-        ...limited([realInterpreter, `/skill/${request.scriptPath}`, ...request.args]),
-      );
-      command = status.program as string;
-
-      argv = args;
+      plan = {
+        command: status.program as string,
+        argv: bubblewrapArguments({
+          request,
+          interpreter,
+          skillCopy,
+          environment,
+          prlimit,
+          // The descriptors after stdin, stdout and stderr: the seccomp program, then the gate.
+          seccompFd: seccomp === undefined ? undefined : 3,
+          blockFd: seccomp === undefined ? 3 : 4,
+          workspace:
+            workspacePath === undefined
+              ? undefined
+              : { path: workspacePath, protection: protectedWorkspace?.arguments ?? [] },
+        }),
+        environment,
+        cwd: undefined,
+        user,
+        sandbox: 'bubblewrap',
+        extraFds: seccomp === undefined ? [] : [seccomp],
+        writes: {
+          // A mount the workspace covers cannot be written to (nor found).
+          mounts: WRITABLE_MOUNTS.filter(
+            (mount) => workspacePath === undefined || !isUnder(mount, workspacePath),
+          ),
+          countDiskWrites: writable,
+          gated: true,
+        },
+      };
     } else {
+      // Unsandboxed, the script's files are the host's: what it dirties on disk is counted.
+      const work = join(root, 'work');
+      mkdirSync(work, { mode: 0o700 });
       environment.HOME = work;
       environment.TMPDIR = work;
       environment.SKILL_DIR = skillCopy;
-      const [first, ...rest] = limited([interpreter, scriptCopy, ...request.args]);
-      command = first as string;
-      argv = rest;
-      cwd = request.workspace?.path ?? work;
-    }
-    return await execute(
-      command,
-      argv,
-      environment,
-      cwd,
-      request,
-      drop,
-      status.available ? 'bubblewrap' : 'none',
-    );
-  } finally {
-    rmSync(root, { recursive: true, force: true });
-  }
-}
-
-function execute(
-  command: string,
-  argv: string[],
-  environment: Record<string, string>,
-  cwd: string | undefined,
-  request: ScriptRunRequest,
-  drop: { uid: number; gid: number } | undefined,
-  sandbox: 'bubblewrap' | 'none',
-): Promise<ScriptRunResult> {
-  const started = performance.now();
-  const stdout = new OutputCapture(request.limits.maxCapturedBytes);
-  const stderr = new OutputCapture(request.limits.maxCapturedBytes);
-  return new Promise((resolve, reject) => {
-    const child = childProcess().spawn(command, argv, {
-      stdio: ['ignore', 'pipe', 'pipe'],
-      detached: true,
-      env: sandbox === 'bubblewrap' ? { PATH: SYSTEM_PATH } : environment,
-      ...(cwd === undefined ? {} : { cwd }),
-      ...(drop === undefined ? {} : { uid: drop.uid, gid: drop.gid }),
-    });
-    let timedOut = false;
-    let outputLimited = false;
-    const killGroup = () => {
-      try {
-        if (child.pid !== undefined) process.kill(-child.pid, 'SIGKILL');
-      } catch {
-        // already gone
-      }
-    };
-    const timer = setTimeout(() => {
-      timedOut = true;
-      killGroup();
-    }, request.limits.timeoutMs);
-    const onData = (capture: OutputCapture) => (chunk: Buffer) => {
-      capture.push(chunk);
-      if (!outputLimited && stdout.total + stderr.total > request.limits.maxOutputBytes) {
-        outputLimited = true;
-        killGroup();
-      }
-    };
-    child.stdout.on('data', onData(stdout));
-    child.stderr.on('data', onData(stderr));
-    child.on('error', (error) => {
-      clearTimeout(timer);
-      reject(
-        new SkillhostError('SANDBOX_UNAVAILABLE', `Cannot start the script: ${error.message}`, {
-          cause: error,
-        }),
+      const [command, ...argv] = withLimits(
+        [interpreter, join(skillCopy, request.scriptPath), ...request.args],
+        request,
+        prlimit,
       );
-    });
-    child.on('close', (exitCode, signal) => {
-      clearTimeout(timer);
-      // Whatever the script started and left behind goes with its process group.
-      killGroup();
-      resolve({
-        exitCode,
-        signal,
-        timedOut,
-        outputLimited,
-        durationMs: Math.round(performance.now() - started),
-        stdout: stdout.result(),
-        stderr: stderr.result(),
-        sandbox,
-      });
-    });
-  });
+      plan = {
+        command: command as string,
+        argv,
+        environment,
+        cwd: request.workspace?.path ?? work,
+        user,
+        sandbox: 'none',
+        extraFds: [],
+        writes: { mounts: [], countDiskWrites: canWatchWrites(), gated: false },
+      };
+    }
+    const result = await execute(plan, request);
+    return notStaged.count === 0 ? result : { ...result, notStaged };
+  } finally {
+    if (seccomp !== undefined) closeSync(seccomp);
+    if (root !== undefined) rmSync(root, { recursive: true, force: true });
+    protectedWorkspace?.cleanup();
+  }
 }

@@ -4,6 +4,7 @@ import type {
   ContentHasher,
   ScriptLimits,
   ScriptRunner,
+  ScriptWorkspace,
   SkillFileSystem,
 } from '../deps.js';
 import type { CatalogOptions } from '../disclosure/catalog.js';
@@ -46,7 +47,7 @@ export interface CreateSkillRuntimeOptions {
   readonly scripts?: {
     readonly limits?: Partial<ScriptLimits>;
     readonly allowUnsandboxed?: boolean;
-    readonly workspace?: { readonly path: string; readonly writable: boolean };
+    readonly workspace?: ScriptWorkspace;
   };
   /** Which kinds of source win a name collision, highest first. */
   readonly precedence?: readonly SourceKind[];

@@ -4,6 +4,7 @@ import type {
   ScriptLimits,
   ScriptRunner,
   ScriptRunResult,
+  ScriptWorkspace,
   SkillFileSystem,
 } from '../deps.js';
 import { SkillhostError } from '../errors.js';
@@ -24,6 +25,7 @@ export const DEFAULT_SCRIPT_LIMITS: ScriptLimits = Object.freeze({
   maxProcesses: 64,
   maxMemoryBytes: 1024 * 1024 * 1024,
   maxFileBytes: 64 * 1024 * 1024,
+  maxWriteBytes: 512 * 1024 * 1024,
   maxOpenFiles: 256,
   maxCapturedBytes: 32 * 1024,
   maxOutputBytes: 64 * 1024 * 1024,
@@ -36,7 +38,7 @@ export interface ScriptSettings {
   /** Run without an OS sandbox when none is available (logged as such). Default false. */
   readonly allowUnsandboxed?: boolean;
   /** A folder scripts see as their working directory (read-only unless writable). */
-  readonly workspace?: { readonly path: string; readonly writable: boolean };
+  readonly workspace?: ScriptWorkspace;
 }
 
 /** What running a script needs of the runtime that owns it. */
@@ -146,6 +148,7 @@ export async function runSkillScript(
       limits: { ...DEFAULT_SCRIPT_LIMITS, ...scripts.limits },
       ...(scripts.workspace === undefined ? {} : { workspace: scripts.workspace }),
       ...(scripts.allowUnsandboxed === true ? { allowUnsandboxed: true } : {}),
+      trusted: entry.source.trust === 'trusted',
     });
   } catch (error) {
     return fail(error, where);
@@ -165,16 +168,27 @@ export async function runSkillScript(
         signal: result.signal,
         timed_out: result.timedOut,
         output_limited: result.outputLimited,
+        ...(result.resourceLimit === undefined ? {} : { resource_limit: result.resourceLimit }),
+        ...(result.writtenBytes === undefined ? {} : { written_bytes: result.writtenBytes }),
         duration_ms: result.durationMs,
         sandbox: result.sandbox,
         stdout_bytes: result.stdout.totalBytes,
         stderr_bytes: result.stderr.totalBytes,
       },
     ],
-    details:
-      result.sandbox === 'none'
+    details: {
+      ...(result.sandbox === 'none'
         ? { warning: 'ran without an OS sandbox, as explicitly allowed' }
-        : {},
+        : {}),
+      ...(result.notStaged === undefined
+        ? {}
+        : {
+            not_staged: {
+              count: result.notStaged.count,
+              files: result.notStaged.files.map((file) => `${file.path} (${file.reason})`),
+            },
+          }),
+    },
   });
   return { skill: entry.address, script: path, contentHash, decision, approvedBy, result };
 }

@@ -183,7 +183,16 @@ function describeRun(result: ScriptRunResult): string {
     : result.signal !== null
       ? `killed by ${result.signal}`
       : `exit code ${result.exitCode}`;
-  return `${stream('stdout', result.stdout)}${stream('stderr', result.stderr)}[${ending}${result.outputLimited ? ', stopped at the output limit' : ''}; sandbox: ${result.sandbox}]`;
+  return `${stream('stdout', result.stdout)}${stream('stderr', result.stderr)}[${ending}${result.outputLimited ? ', stopped at the output limit' : ''}${result.resourceLimit === 'write' ? ', stopped at the write limit (it wrote more than it may in all)' : ''}; sandbox: ${result.sandbox}${notStagedNote(result)}]`;
+}
+
+/** Says which files of the skill the script did not get, so that a missing file is explained. */
+function notStagedNote(result: ScriptRunResult, shown = 10): string {
+  const left = result.notStaged;
+  if (left === undefined || left.count === 0) return '';
+  const named = left.files.slice(0, shown).map((file) => `${file.path} (${file.reason})`);
+  const more = left.count - named.length;
+  return `; ${left.count} skill file${left.count === 1 ? ' was' : 's were'} not staged: ${named.join(', ')}${more > 0 ? `, and ${more} more` : ''}`;
 }
 
 /** A skill the model may name: one the runtime offers (by name, or a copy's address). */
@@ -244,8 +253,12 @@ async function execute(
       );
       const { result } = run;
       return {
-        isError: result.timedOut || result.signal !== null,
-        ...(result.timedOut ? { code: 'SCRIPT_TIMEOUT' as const } : {}),
+        isError: result.timedOut || result.signal !== null || result.resourceLimit !== undefined,
+        ...(result.timedOut
+          ? { code: 'SCRIPT_TIMEOUT' as const }
+          : result.resourceLimit !== undefined
+            ? { code: 'RESOURCE_LIMIT' as const }
+            : {}),
         text: describeRun(result),
         data: {
           exitCode: result.exitCode,
@@ -255,6 +268,9 @@ async function execute(
           sandbox: result.sandbox,
           approvedBy: run.approvedBy,
           contentHash: run.contentHash,
+          ...(result.notStaged === undefined ? {} : { notStaged: result.notStaged }),
+          ...(result.resourceLimit === undefined ? {} : { limit: result.resourceLimit }),
+          ...(result.writtenBytes === undefined ? {} : { writtenBytes: result.writtenBytes }),
         },
       };
     }

@@ -1,4 +1,10 @@
-import type { CapturedOutput, ScriptRunner, ScriptRunRequest, ScriptRunResult } from '../deps.js';
+import type {
+  CapturedOutput,
+  NotStagedFiles,
+  ScriptRunner,
+  ScriptRunRequest,
+  ScriptRunResult,
+} from '../deps.js';
 import { SkillhostError } from '../errors.js';
 
 /** What a scripted run answers; every field is optional and defaults to a clean, quiet exit. */
@@ -17,6 +23,12 @@ export interface ScriptedOutcome {
   readonly durationMs?: number;
   /** The isolation the result reports; default the runner's (`bubblewrap` unless configured). */
   readonly sandbox?: 'bubblewrap' | 'none';
+  /** Files of the skill the run reports as left out of the sandbox (default: none). */
+  readonly notStaged?: NotStagedFiles;
+  /** The resource limit the run reports it was stopped at (default: none). */
+  readonly resourceLimit?: 'write';
+  /** The bytes the run reports as written (default: not reported). */
+  readonly writtenBytes?: number;
 }
 
 /** Answers one run request; it may look at the script's bytes, its arguments and its limits. */
@@ -97,7 +109,7 @@ export function createScriptedRunner(
       const timedOut = outcome.timedOut ?? false;
       const outputLimited =
         outcome.outputLimited ?? stdout.totalBytes + stderr.totalBytes > limits.maxOutputBytes;
-      const killed = timedOut || outputLimited;
+      const killed = timedOut || outputLimited || outcome.resourceLimit !== undefined;
       return {
         exitCode: outcome.exitCode !== undefined ? outcome.exitCode : killed ? null : 0,
         signal: outcome.signal !== undefined ? outcome.signal : killed ? 'SIGKILL' : null,
@@ -109,6 +121,9 @@ export function createScriptedRunner(
         sandbox:
           outcome.sandbox ??
           (unavailable === undefined ? (options.sandbox ?? 'bubblewrap') : 'none'),
+        ...(outcome.notStaged === undefined ? {} : { notStaged: outcome.notStaged }),
+        ...(outcome.resourceLimit === undefined ? {} : { resourceLimit: outcome.resourceLimit }),
+        ...(outcome.writtenBytes === undefined ? {} : { writtenBytes: outcome.writtenBytes }),
       };
     },
   };

@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { verifyAuditLog } from '../../src/audit/reader.js';
 import type { AuditRecord } from '../../src/audit/trail.js';
-import type { ScriptLimits, ScriptRunner } from '../../src/deps.js';
+import type { ScriptLimits, ScriptRunner, ScriptWorkspace } from '../../src/deps.js';
 import { createNodeFileSystem } from '../../src/node/fs.js';
 import { sha256 } from '../../src/node/hash.js';
 import { createSandboxRunner, type SandboxOptions } from '../../src/node/sandbox.js';
@@ -57,7 +57,7 @@ export interface WorldOptions {
   readonly sandbox?: SandboxOptions;
   readonly limits?: Partial<ScriptLimits>;
   readonly allowUnsandboxed?: boolean;
-  readonly workspace?: { readonly path: string; readonly writable: boolean };
+  readonly workspace?: ScriptWorkspace;
 }
 
 /**

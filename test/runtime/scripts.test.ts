@@ -87,6 +87,68 @@ describe('running scripts through the runtime', () => {
     expect(calls(loud)).toMatchObject({ output_limited: true, stdout_bytes: 500 });
   });
 
+  it("tells the runner the skill's trust, and reports the files it left out", async () => {
+    const notStaged = {
+      count: 12,
+      files: [
+        { path: 'references/linked.md', reason: 'hard-link' as const },
+        { path: 'assets/pointer', reason: 'symlink' as const },
+      ],
+    };
+    for (const trust of ['trusted', 'untrusted'] as const) {
+      const w = world({ trust, files: HELLO, runner: createScriptedRunner(() => ({ notStaged })) });
+      const run = await runTool(w, 'scripts/hello.sh');
+      expect(w.scripted?.requests[0]?.trusted).toBe(trust === 'trusted');
+      expect(run.result.notStaged).toEqual(notStaged);
+      const ran = w.records().find((record) => record.event === 'script-run');
+      expect(ran?.details).toEqual({
+        not_staged: {
+          count: 12,
+          files: ['references/linked.md (hard-link)', 'assets/pointer (symlink)'],
+        },
+      });
+    }
+    // The model is told, so that a missing file is not a mystery.
+    const w = world({
+      files: HELLO,
+      allowedTools: 'Bash(sh scripts/hello.sh:*)',
+      runner: createScriptedRunner(() => ({ notStaged })),
+    });
+    await w.runtime.callTool('activate_skill', { name: 'tool' });
+    const result = await w.runtime.callTool('run_skill_script', {
+      name: 'tool',
+      script: 'scripts/hello.sh',
+    });
+    expect(result.text).toContain(
+      '12 skill files were not staged: references/linked.md (hard-link), assets/pointer (symlink), and 10 more]',
+    );
+    expect(result.data).toMatchObject({ notStaged });
+  });
+
+  it('turns a run stopped at the write limit into RESOURCE_LIMIT for the model, and records it', async () => {
+    const w = world({
+      files: HELLO,
+      allowedTools: 'Bash(sh scripts/hello.sh:*)',
+      runner: createScriptedRunner(() => ({ resourceLimit: 'write', writtenBytes: 1234 })),
+    });
+    await w.runtime.callTool('activate_skill', { name: 'tool' });
+    const result = await w.runtime.callTool('run_skill_script', {
+      name: 'tool',
+      script: 'scripts/hello.sh',
+    });
+    expect(result).toMatchObject({
+      isError: true,
+      code: 'RESOURCE_LIMIT',
+      data: { limit: 'write', writtenBytes: 1234, signal: 'SIGKILL' },
+    });
+    expect(result.text).toContain('stopped at the write limit');
+    const ran = w.records().find((record) => record.event === 'script-run');
+    expect(ran?.tool_or_script_calls[0]).toMatchObject({
+      resource_limit: 'write',
+      written_bytes: 1234,
+    });
+  });
+
   it('refuses without confirmation when not interactive, and on "no"', async () => {
     const quiet = world({ files: HELLO });
     expect(await codeOf(runTool(quiet, 'scripts/hello.sh', [], false))).toBe('PERMISSION_REQUIRED');

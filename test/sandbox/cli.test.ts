@@ -1,3 +1,5 @@
+import { symlinkSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runCli } from '../helpers/cli.js';
 import { skillText, tempDir, writeTree } from '../helpers/temp.js';
@@ -12,6 +14,8 @@ function setup() {
     'greet/scripts/greet.sh':
       '#!/bin/sh\necho "hello $1"\necho "to stderr" >&2\nexit $(($2 + 0))\n',
     'greet/scripts/slow.sh': '#!/bin/sh\nsleep 30\n',
+    'greet/scripts/fill.sh':
+      '#!/bin/sh\ni=0\nwhile [ $i -lt 100 ]; do head -c 1M /dev/zero > /work/f$i; i=$((i+1)); done\nsleep 5\n',
   });
   return { home, base: ['--no-default-sources', '--skills', skills] };
 }
@@ -38,5 +42,20 @@ describe('skillhost run with the real sandbox', () => {
     expect(result.code).toBe(124);
     expect(result.stderr).toContain('timed out');
     expect(result.stderr).toContain('sandbox bubblewrap');
+  });
+
+  it('stops a script past --max-write and says so; names the files it left out', async () => {
+    const { home, base } = setup();
+    const skill = base[2] as string;
+    symlinkSync('/etc/hostname', join(skill, 'greet/hostname'));
+    const result = await runCli(
+      ['run', ...base, '--yes', '--max-write', '4M', 'greet', 'scripts/fill.sh'],
+      { home, runner: 'bubblewrap' },
+    );
+    expect(result.code).toBe(137);
+    expect(result.stderr).toContain('[skillhost run] not staged: hostname (symlink)\n');
+    expect(result.stderr).toMatch(
+      /killed by SIGKILL · .* · stopped: write limit \(4 MiB in all\) · sandbox bubblewrap · approved by once · 1 skill file not staged\n$/,
+    );
   });
 });

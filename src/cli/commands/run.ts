@@ -1,9 +1,10 @@
-import { type CapturedOutput, SkillhostError } from '../../node/index.js';
+import { type CapturedOutput, DEFAULT_SCRIPT_LIMITS, SkillhostError } from '../../node/index.js';
 import { parseArgs, UsageError } from '../args.js';
 import type { CommandContext } from '../command.js';
 import { writeWithBackpressure } from '../io.js';
 import { printable } from '../printable.js';
 import { openRuntime, RUNTIME_OPTIONS } from '../runtime-options.js';
+import { formatSize, parseSize } from '../size.js';
 
 /** Exit code of a run the policy or the sandbox refused. */
 const REFUSED = 3;
@@ -30,6 +31,8 @@ export async function run({ argv, io, deps }: CommandContext): Promise<number> {
     'allow-unsandboxed': { type: 'boolean' },
     workspace: { type: 'string' },
     'workspace-writable': { type: 'boolean' },
+    'max-write': { type: 'string' },
+    protect: { type: 'string', multiple: true },
   });
   if (args.positionals.length !== 2)
     throw new UsageError('run needs a NAME and a SCRIPT (then -- and its arguments)');
@@ -41,17 +44,28 @@ export async function run({ argv, io, deps }: CommandContext): Promise<number> {
       throw new UsageError('--timeout needs a number of seconds');
     timeoutMs = Math.round(seconds * 1000);
   }
+  let maxWriteBytes: number | undefined;
+  if (args.options['max-write'] !== undefined) {
+    maxWriteBytes = parseSize(String(args.options['max-write']));
+    if (maxWriteBytes === undefined)
+      throw new UsageError('--max-write needs a size: bytes, or a number with K, M or G (512M)');
+  }
+  const protect = (args.options.protect as readonly string[] | undefined) ?? [];
+  if (protect.length > 0 && args.options['workspace-writable'] !== true)
+    throw new UsageError('--protect needs --workspace DIR --workspace-writable');
   const workspace =
     args.options.workspace === undefined
       ? undefined
       : {
           path: deps.resolvePath(deps.cwd, String(args.options.workspace)),
           writable: args.options['workspace-writable'] === true,
+          ...(protect.length > 0 ? { protect } : {}),
         };
   let opened: ReturnType<typeof openRuntime> | undefined;
   try {
     opened = openRuntime(args, deps, io, {
       ...(timeoutMs === undefined ? {} : { timeoutMs }),
+      ...(maxWriteBytes === undefined ? {} : { maxWriteBytes }),
       allowUnsandboxed: args.options['allow-unsandboxed'] === true,
       ...(workspace === undefined ? {} : { workspace }),
     });
@@ -76,16 +90,27 @@ export async function run({ argv, io, deps }: CommandContext): Promise<number> {
       const notes = [
         ending,
         `${(result.durationMs / 1000).toFixed(2)} s`,
-        result.outputLimited
-          ? 'stopped: output limit'
-          : truncated > 0
-            ? `${truncated} output bytes not shown`
-            : 'output complete',
+        result.resourceLimit === 'write'
+          ? `stopped: write limit (${formatSize(maxWriteBytes ?? DEFAULT_SCRIPT_LIMITS.maxWriteBytes)} in all)`
+          : result.outputLimited
+            ? 'stopped: output limit'
+            : truncated > 0
+              ? `${truncated} output bytes not shown`
+              : 'output complete',
         result.sandbox === 'bubblewrap' ? 'sandbox bubblewrap' : 'NO SANDBOX (allowed explicitly)',
         `approved by ${outcome.approvedBy}`,
       ];
+      if (result.notStaged !== undefined && result.notStaged.count > 0) {
+        const left = result.notStaged;
+        notes.push(`${left.count} skill file${left.count === 1 ? '' : 's'} not staged`);
+        const named = left.files.slice(0, 10).map((file) => `${file.path} (${file.reason})`);
+        const more = left.count - named.length;
+        io.stderr.write(
+          `${result.stdout.head.endsWith('\n') || result.stdout.totalBytes === 0 ? '' : '\n'}[skillhost run] not staged: ${printable(named.join(', '))}${more > 0 ? `, and ${more} more` : ''}\n`,
+        );
+      }
       io.stderr.write(
-        `${result.stdout.head.endsWith('\n') || result.stdout.totalBytes === 0 ? '' : '\n'}[skillhost run] ${notes.join(' · ')}\n`,
+        `${result.stdout.head.endsWith('\n') || result.stdout.totalBytes === 0 || result.notStaged !== undefined ? '' : '\n'}[skillhost run] ${notes.join(' · ')}\n`,
       );
     }
     if (result.timedOut) return TIMED_OUT;

@@ -1,0 +1,108 @@
+import { readlinkSync, realpathSync } from 'node:fs';
+import type { ScriptRunRequest } from '../deps.js';
+import { isUnder, lstatOrUndefined, SYSTEM_FOLDERS } from './sandbox-system.js';
+import { tmpfsBytes } from './sandbox-writes.js';
+
+function limitArguments(request: ScriptRunRequest): string[] {
+  const { limits } = request;
+  return [
+    `--nproc=${limits.maxProcesses}`,
+    `--nofile=${limits.maxOpenFiles}`,
+    `--fsize=${limits.maxFileBytes}`,
+    `--as=${limits.maxMemoryBytes}`,
+    '--core=0',
+  ];
+}
+
+/**
+ * The command under the kernel's per-process limits: through `prlimit` when installed, else
+ * through the shell's `ulimit` (which has no core limit, hence prlimit first).
+ */
+export function withLimits(
+  command: readonly string[],
+  request: ScriptRunRequest,
+  prlimit: string | undefined,
+): string[] {
+  const { limits } = request;
+  return prlimit === undefined
+    ? [
+        '/bin/sh',
+        '-c',
+        `ulimit -u ${limits.maxProcesses} -n ${limits.maxOpenFiles} -f ${Math.ceil(limits.maxFileBytes / 512)} -v ${Math.ceil(limits.maxMemoryBytes / 1024)}; exec "$@"`,
+        'sh',
+        ...command,
+      ]
+    : [prlimit, ...limitArguments(request), '--', ...command];
+}
+
+/**
+ * The only places a sandboxed script may write besides a writable workspace: each a tmpfs
+ * (memory) of the write budget's size, counted together by the write watcher. The root and /dev
+ * are made read-only, so that nothing else can be written.
+ */
+export const WRITABLE_MOUNTS = ['/tmp', '/work', '/home/sandbox', '/dev/shm'] as const;
+
+/** What the bubblewrap command line is made of. */
+export interface BubblewrapPlan {
+  readonly request: ScriptRunRequest;
+  /** The interpreter on the host (its real path is bound in when outside the system folders). */
+  readonly interpreter: string;
+  readonly skillCopy: string;
+  readonly environment: Readonly<Record<string, string>>;
+  readonly prlimit: string | undefined;
+  /** The descriptor, in bubblewrap, of the seccomp program to install (none when undefined). */
+  readonly seccompFd: number | undefined;
+  /** The descriptor bubblewrap reads a byte from before it starts the script (the write watch). */
+  readonly blockFd: number | undefined;
+  /** The workspace's real path, and the mounts that hold its protected paths when writable. */
+  readonly workspace: { readonly path: string; readonly protection: readonly string[] } | undefined;
+}
+
+/**
+ * bubblewrap's arguments: every namespace unshared, no capabilities, a read-only root with the
+ * system folders read-only, the staged skill read-only at /skill, a fresh /work, /tmp, home and
+ * /dev/shm of the write budget's size, the workspace when granted (its protected paths held),
+ * an environment from scratch, the seccomp filter, and the script under its limits.
+ */
+export function bubblewrapArguments(plan: BubblewrapPlan): string[] {
+  const { request } = plan;
+  const size = String(tmpfsBytes(request.limits.maxWriteBytes));
+  const args = ['--unshare-all', '--die-with-parent', '--new-session', '--cap-drop', 'ALL'];
+  for (const name of SYSTEM_FOLDERS) {
+    const host = `/${name}`;
+    const entry = lstatOrUndefined(host);
+    if (entry?.isSymbolicLink()) args.push('--symlink', readlinkSync(host), host);
+    else if (entry?.isDirectory()) args.push('--ro-bind', host, host);
+  }
+  args.push('--proc', '/proc', '--dev', '/dev');
+  for (const mount of WRITABLE_MOUNTS) args.push('--size', size, '--tmpfs', mount);
+  // /dev's own tmpfs would take files without limit: only its devices and /dev/shm stay usable.
+  args.push('--remount-ro', '/dev');
+  const realInterpreter = realpathSync(plan.interpreter);
+  if (!SYSTEM_FOLDERS.some((name) => isUnder(realInterpreter, `/${name}`))) {
+    args.push('--ro-bind', realInterpreter, realInterpreter);
+  }
+  args.push('--ro-bind', plan.skillCopy, '/skill');
+  let directory = '/work';
+  if (request.workspace !== undefined && plan.workspace !== undefined) {
+    const { path } = plan.workspace;
+    args.push(request.workspace.writable ? '--bind' : '--ro-bind', path, path);
+    args.push(...plan.workspace.protection);
+    directory = path;
+  }
+  // Last of the mounts: the root's own tmpfs (where /home and mount points live) is read-only.
+  args.push('--remount-ro', '/');
+  if (plan.seccompFd !== undefined) args.push('--seccomp', String(plan.seccompFd));
+  if (plan.blockFd !== undefined) args.push('--block-fd', String(plan.blockFd));
+  args.push('--chdir', directory, '--clearenv');
+  for (const [name, value] of Object.entries(plan.environment)) args.push('--setenv', name, value);
+  args.push(
+    '--',
+    ...withLimits(
+      [realInterpreter, `/skill/${request.scriptPath}`, ...request.args],
+      request,
+      plan.prlimit,
+    ),
+  );
+  return args;
+}
