@@ -1,7 +1,7 @@
 import { parseAllowedTools, type ToolGrant } from './allowed-tools.js';
-import { argvMatches } from './command.js';
 import { analyseCommand, type CommandAnalysis } from './command-analysis.js';
-import { type Coverage, coversRequest, coversScript, globMatches } from './coverage.js';
+import { commandRulings, toolDenial } from './command-rules.js';
+import { type Coverage, coversRequest, coversScript } from './coverage.js';
 import {
   type CanonicalTool,
   COMMAND_TOOLS,
@@ -64,7 +64,8 @@ export interface PolicyConfig {
 
 /**
  * Which rule decided. `runs-other-programs`: a grant covers the command's words, but a row of the
- * option table applies (`git -c`, `find -exec`).
+ * option table applies (`git -c`, `find -exec`); `unreadable-command`: the host has deny rules and
+ * the command may run a program that cannot be named from its text.
  */
 export type DecisionRule =
   | 'ceiling'
@@ -75,7 +76,8 @@ export type DecisionRule =
   | 'skill-grant'
   | 'untrusted-skill'
   | 'uncovered-command'
-  | 'runs-other-programs';
+  | 'runs-other-programs'
+  | 'unreadable-command';
 
 /** A decision as data: what is decided, what is enforced, by which rule, and why. */
 export interface PolicyDecision {
@@ -136,37 +138,12 @@ function covers(
   return coversRequest(grant, tool, request, analysis);
 }
 
-/** Whether the request is covered by every segment of some grant, for deny rules. */
-function denyMatch(
-  rules: readonly ToolGrant[],
-  tool: CanonicalTool | string,
-  request: ToolRequest,
-  analysis: CommandAnalysis | undefined,
-): ToolGrant | undefined {
-  for (const rule of rules) {
-    if (!rule.tools.includes(tool as CanonicalTool)) continue;
-    if (analysis !== undefined && rule.command !== undefined) {
-      const pattern = rule.command;
-      // A deny rule matches when any segment matches it: chaining cannot hide a denied command.
-      const segments = analysis.segments.map((segment) => segment.words.map((word) => word.text));
-      if (segments.some((argv) => argvMatches(argv, pattern))) return rule;
-      continue;
-    }
-    if (
-      rule.path !== undefined &&
-      (request.path === undefined || !globMatches(rule.path, request.path))
-    )
-      continue;
-    return rule;
-  }
-  return undefined;
-}
-
 /**
  * Decides a request. The host's tools are the ceiling; the host's deny rules and defaults come
- * next; a trusted active skill's `allowed-tools` may pre-approve what the host would ask about,
- * never what it denies, and a command grant never covers an option that runs another program;
- * an untrusted skill never skips confirmation. Pure: no I/O, no clock.
+ * next (a deny rule about commands binds every command that would run, at any depth); a trusted active skill's `allowed-tools` may pre-approve
+ * what the host would ask about, never what it denies, and a command grant never covers an
+ * option that runs another program; an untrusted skill never skips confirmation. Pure: no I/O,
+ * no clock.
  */
 export function evaluate(request: ToolRequest, context: PolicyContext): PolicyDecision {
   const { config } = context;
@@ -192,9 +169,12 @@ export function evaluate(request: ToolRequest, context: PolicyContext): PolicyDe
   const analysis = COMMAND_TOOLS.has(tool as CanonicalTool)
     ? analyseCommand(request.command ?? '')
     : undefined;
-  const denied = denyMatch(denyRules, tool, request, analysis);
+  const rulings = analysis === undefined ? {} : commandRulings(denyRules, analysis);
+  const denied =
+    rulings.denied ??
+    (analysis === undefined ? toolDenial(denyRules, tool, request.path) : undefined);
   if (denied !== undefined)
-    return decide('deny', 'deny-rule', `The host denies '${denied.raw}'`, { grant: denied.raw });
+    return decide('deny', 'deny-rule', denied.reason, { grant: denied.rule.raw });
   // Narrowing leaves the skill mechanics themselves alone (activating, reading a skill's files,
   // searching); a script run counts as listed by a shell grant too.
   if (config.narrow === true && !RUNTIME_TOOLS_ALLOWED_BY_DEFAULT.includes(tool as CanonicalTool)) {
@@ -228,6 +208,8 @@ export function evaluate(request: ToolRequest, context: PolicyContext): PolicyDe
         subject: `script:${script.path}`,
       }),
     ) === true;
+  if (rulings.doubt !== undefined)
+    return decide('ask', 'unreadable-command', `Confirmation needed: ${rulings.doubt}`);
   if (baseline === 'allow')
     return decide('allow', 'host-default', `The host allows '${request.tool}' by default`);
   if (approved)
