@@ -212,9 +212,11 @@ files, a wall-clock timeout that kills every process, capped output.
 The interpreter comes from the file's #! line or extension: sh, bash, python3
 or node; arguments are passed as argv, never through a shell. The policy
 decides first: a trusted skill's allowed-tools may pre-approve the run
-(e.g. Bash(python scripts/run.py:*)); otherwise it is confirmed at the
-terminal (yes / no / always for this exact content), or refused when not
-interactive unless --yes. Every step goes to the audit log.
+(e.g. Bash(python scripts/run.py:*)), unless the host's rules about commands
+bind it (a run is the command INTERPRETER scripts/PATH ARGS: --deny Bash, a
+--deny rule matching that command, or --tools without bash); otherwise it is
+confirmed at the terminal (yes / no / always for this exact content), or
+refused when not interactive unless --yes. Every step goes to the audit log.
 
 Options:
   --yes                   Approve this one run (recorded in the audit log)

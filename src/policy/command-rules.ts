@@ -1,6 +1,6 @@
 import type { ToolGrant } from './allowed-tools.js';
 import type { CommandAnalysis, ExecutedCommand } from './command-analysis.js';
-import { globMatches } from './coverage.js';
+import { globMatches, type ScriptCall, scriptCommandLines } from './coverage.js';
 import { baseName, type ShellWord } from './shell-words.js';
 import { type CanonicalTool, COMMAND_TOOLS } from './tools.js';
 
@@ -138,6 +138,51 @@ export function toolDenial(
     if (!rule.tools.includes(tool as CanonicalTool)) continue;
     if (rule.path !== undefined && (path === undefined || !globMatches(rule.path, path))) continue;
     return { rule, reason: `The host denies '${rule.raw}'` };
+  }
+  return undefined;
+}
+
+/**
+ * A script run is the command `INTERPRETER scripts/PATH ARGS...`: the host's rules about
+ * commands bind it too. When the host has no command tool, denies commands by default, or has a
+ * deny rule that matches one of the script's command lines, no skill may pre-approve the run:
+ * the reason why, else undefined.
+ */
+export function scriptCommandRule(
+  script: ScriptCall,
+  options: {
+    readonly hasCommandTool: boolean;
+    readonly commandsDeniedByDefault: boolean;
+    readonly rules: readonly ToolGrant[];
+  },
+): string | undefined {
+  const lines = scriptCommandLines(script);
+  // Name it as it would be typed: with its interpreter when it has one.
+  const first = lines[2] ?? lines[0] ?? [];
+  const command = first.join(' ');
+  const prefix = `A script run is the command '${command.length > 80 ? `${command.slice(0, 77)}...` : command}'`;
+  if (!options.hasCommandTool)
+    return `${prefix}, and the host has no bash tool: no skill can pre-approve it`;
+  if (options.commandsDeniedByDefault)
+    return `${prefix}, and the host denies bash by default: no skill can pre-approve it`;
+  for (const rule of options.rules) {
+    if (!rule.tools.some((tool) => COMMAND_TOOLS.has(tool))) continue;
+    const pattern = rule.command;
+    const matched =
+      pattern === undefined ||
+      lines.some(
+        (line) =>
+          denyMatches(
+            {
+              words: line.map((text) => ({ text, literal: true, quoted: false })),
+              where: 'the command',
+              open: false,
+              mayRunArguments: false,
+            },
+            pattern,
+          ) !== 'no',
+      );
+    if (matched) return `${prefix}, and the host denies '${rule.raw}': no skill can pre-approve it`;
   }
   return undefined;
 }

@@ -1,6 +1,6 @@
 import { parseAllowedTools, type ToolGrant } from './allowed-tools.js';
 import { analyseCommand, type CommandAnalysis } from './command-analysis.js';
-import { commandRulings, toolDenial } from './command-rules.js';
+import { commandRulings, scriptCommandRule, toolDenial } from './command-rules.js';
 import { type Coverage, coversRequest, coversScript } from './coverage.js';
 import {
   type CanonicalTool,
@@ -64,8 +64,9 @@ export interface PolicyConfig {
 
 /**
  * Which rule decided. `runs-other-programs`: a grant covers the command's words, but a row of the
- * option table applies (`git -c`, `find -exec`); `unreadable-command`: the host has deny rules and
- * the command may run a program that cannot be named from its text.
+ * option table applies (`git -c`, `find -exec`); `script-as-command`: a host rule about commands
+ * (a deny rule, no bash tool) keeps a script run from being pre-approved; `unreadable-command`:
+ * the host has deny rules and the command may run a program that cannot be named from its text.
  */
 export type DecisionRule =
   | 'ceiling'
@@ -77,6 +78,7 @@ export type DecisionRule =
   | 'untrusted-skill'
   | 'uncovered-command'
   | 'runs-other-programs'
+  | 'script-as-command'
   | 'unreadable-command';
 
 /** A decision as data: what is decided, what is enforced, by which rule, and why. */
@@ -140,7 +142,8 @@ function covers(
 
 /**
  * Decides a request. The host's tools are the ceiling; the host's deny rules and defaults come
- * next (a deny rule about commands binds every command that would run, at any depth); a trusted active skill's `allowed-tools` may pre-approve
+ * next (a deny rule about commands binds every command that would run, at any depth, and binds
+ * script runs, which are commands too); a trusted active skill's `allowed-tools` may pre-approve
  * what the host would ask about, never what it denies, and a command grant never covers an
  * option that runs another program; an untrusted skill never skips confirmation. Pure: no I/O,
  * no clock.
@@ -172,7 +175,9 @@ export function evaluate(request: ToolRequest, context: PolicyContext): PolicyDe
   const rulings = analysis === undefined ? {} : commandRulings(denyRules, analysis);
   const denied =
     rulings.denied ??
-    (analysis === undefined ? toolDenial(denyRules, tool, request.path) : undefined);
+    (analysis === undefined
+      ? toolDenial(denyRules, tool, request.script?.path ?? request.path)
+      : undefined);
   if (denied !== undefined)
     return decide('deny', 'deny-rule', denied.reason, { grant: denied.rule.raw });
   // Narrowing leaves the skill mechanics themselves alone (activating, reading a skill's files,
@@ -208,17 +213,33 @@ export function evaluate(request: ToolRequest, context: PolicyContext): PolicyDe
         subject: `script:${script.path}`,
       }),
     ) === true;
-  if (rulings.doubt !== undefined)
-    return decide('ask', 'unreadable-command', `Confirmation needed: ${rulings.doubt}`);
-  if (baseline === 'allow')
-    return decide('allow', 'host-default', `The host allows '${request.tool}' by default`);
-  if (approved)
-    return decide(
+  const approval = () =>
+    decide(
       'allow',
       'approval',
       `Approved earlier for this exact script content (${script?.contentHash.slice(0, 12)})`,
       { skill: script?.skill as string },
     );
+  const bound =
+    script === undefined
+      ? undefined
+      : scriptCommandRule(script, {
+          hasCommandTool: ceiling.has('bash'),
+          commandsDeniedByDefault: defaultOf('bash') === 'deny',
+          rules: denyRules,
+        });
+  if (bound !== undefined) {
+    // The user's own approval of this exact content still stands; a skill's list does not.
+    if (approved) return approval();
+    return decide('ask', 'script-as-command', `Confirmation needed: ${bound}`, {
+      skill: script?.skill as string,
+    });
+  }
+  if (rulings.doubt !== undefined)
+    return decide('ask', 'unreadable-command', `Confirmation needed: ${rulings.doubt}`);
+  if (baseline === 'allow')
+    return decide('allow', 'host-default', `The host allows '${request.tool}' by default`);
+  if (approved) return approval();
   let near: { reason: string; skill: string; grant: string; table: boolean } | undefined;
   let untrusted: string | undefined;
   for (const skill of context.active) {
