@@ -245,11 +245,16 @@ Exit codes:
     summary: "Explain what a skill's allowed-tools requests, and what is granted",
     help: `Usage: skillhost policy explain [options] NAME
 
-Entry by entry, what the skill's allowed-tools requests, what the host grants
-(pre-approval of matching calls while the skill is active), what it denies,
-and why. A skill never adds a tool: tools the host lacks are dropped; entries
-too broad to pre-approve (Bash, Bash(*), /dev/shell, *) pre-approve nothing; an
-untrusted skill's entries never skip confirmation.
+Entry by entry, what the skill's allowed-tools requests and what the host
+makes of it under these options: granted (pre-approves matching calls while
+the skill is active), limited (the host takes part of it away), overruled
+(the host's options leave it pre-approving nothing), denied, unavailable (the
+host lacks the tool: dropped, never added), narrows-only (too broad to
+pre-approve: Bash, Bash(*), /dev/shell, *), untrusted (never skips
+confirmation) or invalid. For a command grant, the options that still ask
+(git -c, find -exec, ...); for every script of the skill, what skillhost run
+does: runs without asking, asks (PERMISSION_REQUIRED when not interactive),
+or is refused.
 
 ${RUNTIME_OPTIONS_HELP}
   -h, --help              Show this help
