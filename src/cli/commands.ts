@@ -216,7 +216,8 @@ decides first: a trusted skill's allowed-tools may pre-approve the run
 bind it (a run is the command INTERPRETER scripts/PATH ARGS: --deny Bash, a
 --deny rule matching that command, or --tools without bash); otherwise it is
 confirmed at the terminal (yes / no / always for this exact content), or
-refused when not interactive unless --yes. Every step goes to the audit log.
+refused when not interactive unless --yes. skillhost policy explain NAME
+says which. Every step goes to the audit log.
 
 Options:
   --yes                   Approve this one run (recorded in the audit log)
@@ -242,26 +243,43 @@ Exit codes:
   },
   {
     name: 'policy',
-    summary: "Explain what a skill's allowed-tools requests, and what is granted",
+    summary: "Explain a skill's allowed-tools, or check a command against the policy",
     help: `Usage: skillhost policy explain [options] NAME
+       skillhost policy check [options] NAME --bash 'COMMAND' [--json]
 
-Entry by entry, what the skill's allowed-tools requests and what the host
-makes of it under these options: granted (pre-approves matching calls while
-the skill is active), limited (the host takes part of it away), overruled
-(the host's options leave it pre-approving nothing), denied, unavailable (the
-host lacks the tool: dropped, never added), narrows-only (too broad to
-pre-approve: Bash, Bash(*), /dev/shell, *), untrusted (never skips
-confirmation) or invalid. For a command grant, the options that still ask
-(git -c, find -exec, ...); for every script of the skill, what skillhost run
-does: runs without asking, asks (PERMISSION_REQUIRED when not interactive),
-or is refused.
+  explain  Entry by entry, what the skill's allowed-tools requests and what the
+           host makes of it under these options: granted (pre-approves matching
+           calls while the skill is active), limited (the host takes part of it
+           away), overruled (the host's options leave it pre-approving nothing),
+           denied, unavailable (the host lacks the tool: dropped, never added),
+           narrows-only (too broad to pre-approve: Bash, Bash(*), /dev/shell, *),
+           untrusted (never skips confirmation) or invalid. For a command grant,
+           the options that still ask (git -c, find -exec, ...); for every script
+           of the skill, what skillhost run does: runs without asking, asks
+           (PERMISSION_REQUIRED when not interactive), or is refused.
+  check    With the skill NAME active under these options, what the policy
+           decides on the shell command COMMAND: the decision (allow, ask or
+           deny), the rule and the reason. --json prints
+           {"decision", "rule", "reason"}.
+
+Commands are read as bash reads them: a deny rule matches any command that
+would run (chains, pipes, $(...), backticks, <(...), bash -c '...', env, xargs,
+find -exec, quoted names like 'curl' or c\\url); a command grant covers a
+program doing its own work, and asks for options that run other programs.
+Rules: ceiling, deny-rule, narrowed, host-default, approval,
+script-as-command, unreadable-command, skill-grant, untrusted-skill,
+runs-other-programs, uncovered-command (README: Security model).
+
+Options:
+  --bash COMMAND          The shell command to check (check only)
 
 ${RUNTIME_OPTIONS_HELP}
   -h, --help              Show this help
 
 Exit codes:
-  0  explained
-  1  no such skill
+  0  explained, or a decision was made (allow, ask or deny alike)
+  1  no such skill; for check, also one that cannot be used or activated
+     under these options
   2  usage error`,
     load: async () => import('./commands/policy.js'),
   },
