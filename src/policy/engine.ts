@@ -235,10 +235,17 @@ export function evaluate(request: ToolRequest, context: PolicyContext): PolicyDe
       skill: script?.skill as string,
     });
   }
-  if (rulings.doubt !== undefined)
-    return decide('ask', 'unreadable-command', `Confirmation needed: ${rulings.doubt}`);
+  // A deny rule that cannot be ruled out turns what would be allowed into a question.
+  const doubt = rulings.doubt;
+  const unless = (allowed: PolicyDecision): PolicyDecision =>
+    doubt === undefined
+      ? allowed
+      : decide('ask', 'unreadable-command', `Confirmation needed: ${doubt}`, {
+          ...(allowed.skill === undefined ? {} : { skill: allowed.skill }),
+          ...(allowed.grant === undefined ? {} : { grant: allowed.grant }),
+        });
   if (baseline === 'allow')
-    return decide('allow', 'host-default', `The host allows '${request.tool}' by default`);
+    return unless(decide('allow', 'host-default', `The host allows '${request.tool}' by default`));
   if (approved) return approval();
   let near: { reason: string; skill: string; grant: string; table: boolean } | undefined;
   let untrusted: string | undefined;
@@ -250,10 +257,12 @@ export function evaluate(request: ToolRequest, context: PolicyContext): PolicyDe
           untrusted ??= skill.address;
           continue;
         }
-        return decide('allow', 'skill-grant', `Pre-approved by ${skill.address}: '${grant.raw}'`, {
-          skill: skill.address,
-          grant: grant.raw,
-        });
+        return unless(
+          decide('allow', 'skill-grant', `Pre-approved by ${skill.address}: '${grant.raw}'`, {
+            skill: skill.address,
+            grant: grant.raw,
+          }),
+        );
       }
       // The option table's reason is the one to give, whichever grant came first.
       if (coverage.near !== undefined && (near === undefined || (coverage.table && !near.table)))

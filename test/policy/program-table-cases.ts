@@ -49,6 +49,9 @@ export const TABLE: ReadonlyArray<{
       ['git remote set-url origin https://e/r', 'git remote set-url'],
       ['git maintenance start', 'git maintenance start'],
       ['git --frobnicate status', 'git --frobnicate'],
+      ["git log -1 --format='[core]%n fsmonitor = id' --output=.git/config", 'git log --output'],
+      ['git diff --output .git/hooks/pre-commit', 'git diff --output'],
+      ['git archive -o .git/config HEAD', 'git archive -o'],
     ],
     allows: [
       'git status',
@@ -182,6 +185,7 @@ export const TABLE: ReadonlyArray<{
       ['awk \'{ print > "/tmp/x" }\' f', 'awk program'],
       ['awk \'@load "x"; {}\' f', 'awk program'],
       ['awk -l evil 1 f', 'awk -l'],
+      ['awk \'BEGIN { f = "system"; @f("id") }\'', 'awk program'],
     ],
     allows: [
       "awk '{print $1}' f",
@@ -199,6 +203,8 @@ export const TABLE: ReadonlyArray<{
       ['python3 /dev/stdin', 'python3'],
       ['python3 -i x.py', 'python3 -i'],
       ['python3 -m pip install x', 'pip install'],
+      ["python3 -m timeit \"__import__('os').system('id')\"", 'python3 -m'],
+      ['python3 -m code', 'python3 -m'],
     ],
     allows: [
       'python3 scripts/x.py',
@@ -217,6 +223,7 @@ export const TABLE: ReadonlyArray<{
       ['node --import=evil x.js', 'node --import'],
       ['node --env-file=.env x.js', 'node --env-file'],
       ['node --inspect=0.0.0.0:9229 x.js', 'node --inspect'],
+      ['node --openssl-config=evil.cnf x.js', 'node --openssl-config'],
       ['node', 'node'],
     ],
     allows: [
@@ -349,6 +356,18 @@ export const TABLE: ReadonlyArray<{
       ['go generate ./...', 'go generate'],
     ],
     allows: ['go build ./...', 'go test ./...', 'go vet ./...', 'go run ./cmd/x'],
+  },
+  {
+    grant: 'Bash(mapfile:*) Bash(alias:*) Bash(hash:*) Bash(enable:*) Bash(source:*)',
+    asks: [
+      ["mapfile -C 'id' -c 1 lines", 'mapfile -C'],
+      ['alias ls=id', 'alias'],
+      ['hash -p /tmp/evil ls', 'hash -p'],
+      ['enable -f ./evil.so x', 'enable -f'],
+      ['source /dev/stdin', 'source'],
+      ['source', 'source'],
+    ],
+    allows: ['mapfile -t lines', 'alias', 'hash -r', 'source ./env.sh'],
   },
   {
     grant: 'Bash(printf:*)',

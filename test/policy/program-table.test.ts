@@ -71,7 +71,8 @@ describe('the option table', () => {
     expect(tableRowsFor(['git'])).toEqual(
       expect.arrayContaining(['git -c', 'git clone -c/--config', 'git submodule foreach COMMAND']),
     );
-    expect(tableRowsFor(['git', 'log'])).toEqual([]);
+    expect(tableRowsFor(['git', 'log'])).toEqual(['git log --output']);
+    expect(tableRowsFor(['git', 'status'])).toEqual([]);
     expect(tableRowsFor(['sh', 'scripts/x.sh'])).toEqual([]);
     expect(tableRowsFor(['timeout', '10', 'python'])).toContain('python -c');
     expect(tableRowsFor(['curl'])).toEqual([]);

@@ -290,6 +290,8 @@ export function awkProgramRisk(program: string): string | undefined {
   if (code.replace(/\|\|/g, '').includes('|'))
     return 'runs a shell command through a pipe ("cmd" | getline, print | "cmd")';
   if (/@load\b/.test(code)) return 'loads a compiled extension (@load)';
+  if (/@[A-Za-z_][A-Za-z0-9_]*\s*\(/.test(code))
+    return 'calls a function by name (@f(), which may be system)';
   if (/\bprintf?\b[^;\n}]*>/.test(code)) return 'writes to a file (print > FILE)';
   return undefined;
 }

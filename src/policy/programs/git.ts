@@ -35,6 +35,18 @@ const template: OptionRow = {
   reason:
     'copies hook programs from another folder into the repository (they run on later git commands)',
 };
+/** `--output=FILE`: git writes where it is told, its own configuration and hooks included. */
+const writesOutput: ArgumentSpec = {
+  values: ['--output'],
+  rows: [
+    {
+      kind: 'option',
+      options: ['--output'],
+      value: /[\s\S]*/,
+      reason: 'writes its output to a file (it could rewrite .git/config or a hook)',
+    },
+  ],
+};
 const fetching: ArgumentSpec = { abbreviates: true, rows: [uploadPack] };
 
 /** git's own commands (an alias can never shadow one of these). */
@@ -45,11 +57,22 @@ const GIT_COMMANDS = list(
 const gitSubcommands: SubcommandTable = {
   specs: {
     ...plain(GIT_COMMANDS),
+    ...same(
+      list('log show diff whatchanged range-diff diff-tree diff-index diff-files'),
+      writesOutput,
+    ),
     ...same(['fetch', 'pull', 'ls-remote', 'fetch-pack'], fetching),
     ...same(['push', 'send-pack'], { abbreviates: true, rows: [receivePack] }),
     archive: {
       abbreviates: true,
+      values: ['-o', '--output', '--format', '--prefix', '--remote'],
       rows: [
+        {
+          kind: 'option',
+          options: ['-o', '--output'],
+          value: /[\s\S]*/,
+          reason: 'writes the archive to a file (anywhere, .git included)',
+        },
         {
           kind: 'option',
           options: ['--exec'],

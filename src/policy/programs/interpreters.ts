@@ -57,6 +57,12 @@ export const INTERPRETERS: readonly ProgramSpec[] = [
     rows: [
       { kind: 'option', options: ['-c'], payload: 'code', reason: INLINE },
       { kind: 'option', options: ['-m'], payload: 'rest' },
+      {
+        kind: 'option',
+        options: ['-m'],
+        value: /^(?:timeit|pdb|code|idlelib|asyncio|trace|profile|cProfile|doctest|runpy|pydoc)$/,
+        reason: 'runs a module that runs Python text from its arguments or its input',
+      },
       { kind: 'option', options: ['-i'], reason: 'reads more program text from its input' },
       ...stdinRows(['-c', '-m', '-V', '--version', '-h', '--help']),
     ],
@@ -86,6 +92,12 @@ export const INTERPRETERS: readonly ProgramSpec[] = [
         options: ['--env-file', '--env-file-if-exists'],
         value: /[\s\S]*/,
         reason: 'reads settings from a file (NODE_OPTIONS there can load any code)',
+      },
+      {
+        kind: 'option',
+        options: ['--openssl-config'],
+        value: /[\s\S]*/,
+        reason: 'reads an OpenSSL configuration (which can load engines: code)',
       },
       {
         kind: 'option',

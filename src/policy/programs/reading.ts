@@ -135,8 +135,13 @@ function given(options: readonly RecordedOption[], names: readonly string[] | un
   );
 }
 
-function hit(walk: Walk, index: number, row: string, reason: string): void {
+/**
+ * Records a row that applies. Unless the command it runs is named (and read) from the text, it
+ * may run something unseen: for deny rules that is a doubt (hidden), never an allow.
+ */
+function hit(walk: Walk, index: number, row: string, reason: string, named = false): void {
   walk.hits.push({ index: Math.min(index, walk.words.length), row, reason });
+  if (!named) walk.hidden.push(reason);
 }
 
 /** Reads inner words as a command of their own; their hits are placed at their argv index. */
@@ -231,11 +236,11 @@ function evaluateRows(
             ? operand.literal && STDIN_NAMES.has(operand.text)
             : !operand.literal || row.match.test(operand.text);
         if (!matches) continue;
-        hit(walk, at, label, `${label} ${row.reason}`);
-        if (row.payload === 'shell' && operand.literal)
-          walk.inner.push({ via: label, shell: operand.text });
-        else if (row.payload !== undefined || !operand.literal)
-          walk.hidden.push(`${label} ${row.reason}`);
+        const named = row.payload === 'shell' || row.payload === 'setting';
+        hit(walk, at, label, `${label} ${row.reason}`, named && operand.literal);
+        if (!named || !operand.literal) continue;
+        const text = row.payload === 'setting' ? settingValue(operand.text).value : operand.text;
+        if (text !== '') walk.inner.push({ via: label, shell: text });
       }
       continue;
     }
@@ -254,7 +259,10 @@ function evaluateRows(
         const here = setting !== undefined && setting.key !== '' ? ` (here ${setting.key})` : '';
         // A command the option runs is named at its first word, as a wrapper's is.
         const at = option.command?.start ?? option.valueIndex ?? option.index;
-        hit(walk, at, name, `${name} ${row.reason}${here}`);
+        const named =
+          (row.payload === 'shell' && value?.literal === true) ||
+          (row.payload === 'rest' && option.command !== undefined);
+        hit(walk, at, name, `${name} ${row.reason}${here}`, named);
       }
       if (option.command !== undefined) {
         readInner(walk, name, option.command.start, option.command.end, row.payload === 'words');
@@ -290,7 +298,7 @@ function readWrapped(walk: Walk, spec: ArgumentSpec, label: string, parsed: Pars
     return;
   }
   const command = words[start] as ShellWord;
-  hit(walk, start, label, `${label} ${wrapper.reason} (${command.text})`);
+  hit(walk, start, label, `${label} ${wrapper.reason} (${command.text})`, wrapper.open !== true);
   if (wrapper.join === true) {
     const rest = words.slice(start);
     walk.inner.push({ via: label, shell: rest.map((word) => word.text).join(' ') });

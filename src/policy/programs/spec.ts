@@ -47,8 +47,11 @@ export interface OperandRow {
   readonly when?: readonly string[];
   /** Only the first operand. */
   readonly first?: boolean;
-  /** What the operand is: a shell command line, or program text that cannot be read here. */
-  readonly payload?: 'shell' | 'code';
+  /**
+   * What the operand is: a shell command line, `NAME=COMMAND` (an alias), or program text that
+   * cannot be read here.
+   */
+  readonly payload?: 'shell' | 'setting' | 'code';
   /** How explanations name the operand (`NAME=VALUE`, `+COMMAND`). */
   readonly label?: string;
 }

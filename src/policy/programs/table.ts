@@ -36,6 +36,6 @@ export const PROGRAMS: readonly ProgramSpec[] = [
  */
 export const INERT_PROGRAMS: ReadonlySet<string> = new Set(
   list(
-    'cat echo ls grep egrep fgrep head tail wc uniq cut tr diff cmp comm file stat du df pwd basename dirname realpath readlink which type true false date mkdir rmdir touch cp mv ln rm chmod chown tee base64 sha256sum sha1sum md5sum seq yes sleep id whoami uname hostname printenv jq yq column nl fold fmt paste join split csplit expand unexpand od xxd hexdump strings tac rev shuf numfmt expr cd pushd popd set shopt alias unalias hash help history jobs kill pgrep ps top free uptime curl tree more unzip gzip gunzip bzip2 xz zstd zcat',
+    'cat echo ls grep egrep fgrep head tail wc uniq cut tr diff cmp comm file stat du df pwd basename dirname realpath readlink which type true false date mkdir rmdir touch cp mv ln rm chmod chown tee base64 sha256sum sha1sum md5sum seq yes sleep id whoami uname hostname printenv jq yq column nl fold fmt paste join split csplit expand unexpand od xxd hexdump strings tac rev shuf numfmt expr cd pushd popd set shopt unalias help history jobs kill pgrep ps top free uptime curl tree more unzip gzip gunzip bzip2 xz zstd zcat',
   ),
 );

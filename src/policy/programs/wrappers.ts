@@ -211,9 +211,68 @@ export const WRAPPERS: readonly ProgramSpec[] = [
     ],
   },
   {
-    names: list(
-      'read declare typeset local export readonly unset mapfile readarray getopts wait let',
-    ),
+    names: list('read declare typeset local export readonly unset getopts wait let'),
     rows: [{ kind: 'check', check: 'subscript' }],
+  },
+  {
+    names: ['mapfile', 'readarray'],
+    values: list('-d -n -O -s -u -c'),
+    rows: [
+      {
+        kind: 'option',
+        options: ['-C'],
+        payload: 'shell',
+        reason: 'runs the callback command it is given for every line',
+      },
+      { kind: 'check', check: 'subscript' },
+    ],
+  },
+  // Builtins that make a name stand for another program, or load code.
+  {
+    names: ['alias'],
+    rows: [
+      {
+        kind: 'operand',
+        match: /=/,
+        payload: 'setting',
+        label: 'NAME=COMMAND',
+        reason: 'makes a name stand for a command (aliases run when expand_aliases is on)',
+      },
+    ],
+  },
+  {
+    names: ['hash'],
+    rows: [
+      {
+        kind: 'option',
+        options: ['-p'],
+        payload: 'shell',
+        reason: 'makes a name run another program',
+      },
+    ],
+  },
+  {
+    names: ['enable'],
+    rows: [
+      {
+        kind: 'option',
+        options: ['-f'],
+        value: /[\s\S]*/,
+        reason: 'loads a builtin from a shared library (code)',
+      },
+    ],
+  },
+  {
+    names: ['source', '.'],
+    optionsEndAtOperand: true,
+    rows: [
+      { kind: 'operand', match: 'none', reason: 'reads commands from its input' },
+      {
+        kind: 'operand',
+        match: 'stdin',
+        first: true,
+        reason: 'reads commands from its input, which the command line does not show',
+      },
+    ],
   },
 ];
