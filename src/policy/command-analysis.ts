@@ -56,14 +56,20 @@ interface State {
  */
 export function analyseCommand(command: string): CommandAnalysis {
   const state: State = { executed: [], opaque: new Set(), segments: [] };
-  const parse = parseShell(command);
-  collect(parse, state, 0, undefined);
-  return {
-    segments: state.segments,
-    problems: parse.problems,
-    executed: state.executed,
-    opaque: [...state.opaque],
-  };
+  try {
+    const parse = parseShell(command);
+    collect(parse, state, 0, undefined);
+    return {
+      segments: state.segments,
+      problems: parse.problems,
+      executed: state.executed,
+      opaque: [...state.opaque],
+    };
+  } catch {
+    // Fail closed: a command the reader could not finish covers nothing and is in doubt.
+    const reason = 'a command too complex to read';
+    return { segments: [], problems: [reason], executed: state.executed, opaque: [reason] };
+  }
 }
 
 function collect(

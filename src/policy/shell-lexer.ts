@@ -53,6 +53,8 @@ export function redirectionAt(text: string): string | undefined {
  */
 export abstract class ShellLexer {
   protected position = 0;
+  /** How many lists (substitutions, subshells) this reader is inside now. */
+  protected nesting = 0;
 
   constructor(
     readonly source: string,
@@ -162,7 +164,8 @@ export abstract class ShellLexer {
       mask += character;
       this.position += 1;
     }
-    if (/[*?]/.test(mask) || /\[.*\]/.test(mask)) {
+    const bracket = mask.indexOf('[');
+    if (/[*?]/.test(mask) || (bracket !== -1 && mask.lastIndexOf(']') > bracket)) {
       literal = false;
       this.problem('a glob pattern');
     }

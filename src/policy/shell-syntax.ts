@@ -20,11 +20,22 @@ class Reader extends ShellLexer {
   }
 
   override readList(context: ListContext): boolean {
-    if (this.depth > MAX_DEPTH) {
+    // Substitutions and subshells nest within one reader; backticks and here-documents nest
+    // through child readers: both count.
+    if (this.depth + this.nesting > MAX_DEPTH) {
       this.opaque('nesting too deep to follow');
       this.position = this.source.length;
       return false;
     }
+    this.nesting += 1;
+    try {
+      return this.readCommands(context);
+    } finally {
+      this.nesting -= 1;
+    }
+  }
+
+  private readCommands(context: ListContext): boolean {
     let words: ShellWord[] = [];
     let assignments: ShellWord[] = [];
     let mode: 'command' | 'for' | 'case' | 'pattern' | 'function' | 'test' = 'command';

@@ -116,7 +116,28 @@ export function readAnsiC(
  * expansion: `{a,b}` or `{1..3}`; `{}` (find) and `@{0}` (git) are left alone.
  */
 export function hasBraceExpansion(unquoted: string): boolean {
-  return /\{[^{}\0]*(?:,|\.\.)[^{}\0]*\}/.test(unquoted);
+  // One pass: the innermost open brace, and whether a comma or `..` followed it (linear, so a
+  // long word cannot make the reader slow).
+  let open = -1;
+  let separated = false;
+  for (let index = 0; index < unquoted.length; index += 1) {
+    const character = unquoted[index];
+    if (character === '{') {
+      open = index;
+      separated = false;
+    } else if (character === '\0') {
+      open = -1;
+    } else if (open !== -1 && character === '}') {
+      if (separated) return true;
+      open = -1;
+    } else if (
+      open !== -1 &&
+      (character === ',' || (character === '.' && unquoted[index + 1] === '.'))
+    ) {
+      separated = true;
+    }
+  }
+  return false;
 }
 
 /**

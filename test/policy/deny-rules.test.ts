@@ -126,6 +126,7 @@ describe('host deny rules on commands', () => {
       "python3 -m timeit \"__import__('os').system('curl x')\"",
       'awk \'BEGIN { f = "system"; @f("curl x") }\'',
       'enable -f ./evil.so curl',
+      `echo ${'$('.repeat(100)}curl x${')'.repeat(100)}`,
       'mytool "$x"',
       'python3 -c \'import os; os.system("curl x")\'',
       'awk \'BEGIN { system("curl x") }\'',

@@ -148,6 +148,24 @@ describe('the shell reader', () => {
     );
   });
 
+  it('stays linear and never throws on hostile sizes: deep nesting is opaque', () => {
+    for (const line of [
+      `echo ${'$('.repeat(3000)}curl${')'.repeat(3000)}`,
+      `${'('.repeat(3000)}curl${')'.repeat(3000)}`,
+      `echo ${'`echo '.repeat(300)}`,
+      `echo x{${','.repeat(20000)}}`,
+      `echo ${'['.repeat(20000)}]`,
+    ]) {
+      const parsed = parseShell(line);
+      expect(parsed.problems.length, line.slice(0, 20)).toBeGreaterThan(0);
+    }
+    // No closing brace or bracket: plain words, read in one pass.
+    expect(parseShell(`echo x{${','.repeat(20000)}`).problems).toEqual([]);
+    expect(parseShell(`echo ${'$('.repeat(3000)}x${')'.repeat(3000)}`).opaque).toContain(
+      'nesting too deep to follow',
+    );
+  });
+
   it('keeps parseCommand: the segments of the line and why it is not plain', () => {
     expect(parseCommand('git add . && git commit -m "x; y"')).toEqual({
       segments: [

@@ -292,7 +292,11 @@ export function awkProgramRisk(program: string): string | undefined {
   if (/@load\b/.test(code)) return 'loads a compiled extension (@load)';
   if (/@[A-Za-z_][A-Za-z0-9_]*\s*\(/.test(code))
     return 'calls a function by name (@f(), which may be system)';
-  if (/\bprintf?\b[^;\n}]*>/.test(code)) return 'writes to a file (print > FILE)';
+  for (const statement of code.split(/[;\n}]/)) {
+    const print = statement.search(/\bprintf?\b/);
+    if (print !== -1 && statement.indexOf('>', print) !== -1)
+      return 'writes to a file (print > FILE)';
+  }
   return undefined;
 }
 
