@@ -107,6 +107,9 @@ function add(
     );
     return;
   }
+  // zsh expands =NAME to NAME's path; a host whose shell is zsh would run NAME.
+  if (first.text.startsWith('=') && !first.quoted)
+    state.opaque.add(`a program word that zsh would expand (${first.text})`);
   state.executed.push({
     words,
     where,

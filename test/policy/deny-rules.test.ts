@@ -127,6 +127,7 @@ describe('host deny rules on commands', () => {
       'awk \'BEGIN { f = "system"; @f("curl x") }\'',
       'enable -f ./evil.so curl',
       `echo ${'$('.repeat(100)}curl x${')'.repeat(100)}`,
+      '=curl x',
       'mytool "$x"',
       'python3 -c \'import os; os.system("curl x")\'',
       'awk \'BEGIN { system("curl x") }\'',
