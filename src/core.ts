@@ -160,7 +160,15 @@ export {
   type PolicyDecision,
   type ToolRequest,
 } from './policy/engine.js';
-export { explainGrants, type GrantExplanation, type GrantStatus } from './policy/explain.js';
+export {
+  type ExplainedCall,
+  type ExplainOptions,
+  type ExplainScript,
+  explainGrants,
+  explainScripts,
+  type GrantExplanation,
+  type GrantStatus,
+} from './policy/explain.js';
 export { CANONICAL_TOOLS, type CanonicalTool, canonicalTool } from './policy/tools.js';
 // Sources, trust and the registry's entries.
 export type { DiscoveryOptions } from './registry/discover.js';

@@ -227,9 +227,12 @@ kills every process, capped output.
 The interpreter comes from the file's #! line or extension: sh, bash, python3
 or node; arguments are passed as argv, never through a shell. The policy
 decides first: a trusted skill's allowed-tools may pre-approve the run
-(e.g. Bash(python scripts/run.py:*)); otherwise it is confirmed at the
-terminal (yes / no / always for this exact content), or refused when not
-interactive unless --yes. Every step goes to the audit log.
+(e.g. Bash(python scripts/run.py:*)), unless the host's rules about commands
+bind it (a run is the command INTERPRETER scripts/PATH ARGS: --deny Bash, a
+--deny rule matching that command, or --tools without bash); otherwise it is
+confirmed at the terminal (yes / no / always for this exact content), or
+refused when not interactive unless --yes. skillhost policy explain NAME
+says which. Every step goes to the audit log.
 
 Options:
   --yes                   Approve this one run (recorded in the audit log)
@@ -265,21 +268,43 @@ Exit codes:
   },
   {
     name: 'policy',
-    summary: "Explain what a skill's allowed-tools requests, and what is granted",
+    summary: "Explain a skill's allowed-tools, or check a command against the policy",
     help: `Usage: skillhost policy explain [options] NAME
+       skillhost policy check [options] NAME --bash 'COMMAND' [--json]
 
-Entry by entry, what the skill's allowed-tools requests, what the host grants
-(pre-approval of matching calls while the skill is active), what it denies,
-and why. A skill never adds a tool: tools the host lacks are dropped; entries
-too broad to pre-approve (Bash, Bash(*), /dev/shell, *) pre-approve nothing; an
-untrusted skill's entries never skip confirmation.
+  explain  Entry by entry, what the skill's allowed-tools requests and what the
+           host makes of it under these options: granted (pre-approves matching
+           calls while the skill is active), limited (the host takes part of it
+           away), overruled (the host's options leave it pre-approving nothing),
+           denied, unavailable (the host lacks the tool: dropped, never added),
+           narrows-only (too broad to pre-approve: Bash, Bash(*), /dev/shell, *),
+           untrusted (never skips confirmation) or invalid. For a command grant,
+           the options that still ask (git -c, find -exec, ...); for every script
+           of the skill, what skillhost run does: runs without asking, asks
+           (PERMISSION_REQUIRED when not interactive), or is refused.
+  check    With the skill NAME active under these options, what the policy
+           decides on the shell command COMMAND: the decision (allow, ask or
+           deny), the rule and the reason. --json prints
+           {"decision", "rule", "reason"}.
+
+Commands are read as bash reads them: a deny rule matches any command that
+would run (chains, pipes, $(...), backticks, <(...), bash -c '...', env, xargs,
+find -exec, quoted names like 'curl' or c\\url); a command grant covers a
+program doing its own work, and asks for options that run other programs.
+Rules: ceiling, deny-rule, narrowed, host-default, approval,
+script-as-command, unreadable-command, skill-grant, untrusted-skill,
+runs-other-programs, uncovered-command (README: Security model).
+
+Options:
+  --bash COMMAND          The shell command to check (check only)
 
 ${RUNTIME_OPTIONS_HELP}
   -h, --help              Show this help
 
 Exit codes:
-  0  explained
-  1  no such skill
+  0  explained, or a decision was made (allow, ask or deny alike)
+  1  no such skill; for check, also one that cannot be used or activated
+     under these options
   2  usage error`,
     load: async () => import('./commands/policy.js'),
   },

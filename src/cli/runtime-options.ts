@@ -43,7 +43,8 @@ export function policyConfig(args: ParsedArgs): PolicyConfig {
   };
 }
 
-function approvalStore(deps: CliDeps): ApprovalStore {
+/** Lasting approvals ("always"), kept in the user config. */
+export function approvalStore(deps: CliDeps): ApprovalStore {
   const path = configFile(deps);
   return {
     has: (key) => (deps.readConfig(path).approvals ?? []).some((approval) => approval.key === key),

@@ -1,5 +1,7 @@
 import { parseAllowedTools, type ToolGrant } from './allowed-tools.js';
-import { argvMatches, parseCommand } from './command.js';
+import { analyseCommand, type CommandAnalysis } from './command-analysis.js';
+import { commandRulings, scriptCommandRule, toolDenial } from './command-rules.js';
+import { type Coverage, coversRequest, coversScript } from './coverage.js';
 import {
   type CanonicalTool,
   COMMAND_TOOLS,
@@ -60,6 +62,12 @@ export interface PolicyConfig {
   readonly shadow?: boolean;
 }
 
+/**
+ * Which rule decided. `runs-other-programs`: a grant covers the command's words, but a row of the
+ * option table applies (`git -c`, `find -exec`); `script-as-command`: a host rule about commands
+ * (a deny rule, no bash tool) keeps a script run from being pre-approved; `unreadable-command`:
+ * the host has deny rules and the command may run a program that cannot be named from its text.
+ */
 export type DecisionRule =
   | 'ceiling'
   | 'deny-rule'
@@ -68,8 +76,12 @@ export type DecisionRule =
   | 'approval'
   | 'skill-grant'
   | 'untrusted-skill'
-  | 'uncovered-command';
+  | 'uncovered-command'
+  | 'runs-other-programs'
+  | 'script-as-command'
+  | 'unreadable-command';
 
+/** A decision as data: what is decided, what is enforced, by which rule, and why. */
 export interface PolicyDecision {
   /** What the policy decided. */
   readonly decision: Decision;
@@ -84,6 +96,7 @@ export interface PolicyDecision {
   readonly grant?: string;
 }
 
+/** What a decision depends on besides the request: the host, the active skills, approvals. */
 export interface PolicyContext {
   readonly config: PolicyConfig;
   /** Skills whose grants are in force now (active, within their turn). */
@@ -102,121 +115,6 @@ export function approvalKey(parts: {
   return JSON.stringify([parts.source, parts.skill, parts.contentHash, parts.subject]);
 }
 
-/** A simple glob: `**` any path, `*` and `?` within one segment. */
-function globMatches(pattern: string, path: string): boolean {
-  let source = '^';
-  for (let index = 0; index < pattern.length; index += 1) {
-    const character = pattern[index] as string;
-    if (character === '*' && pattern[index + 1] === '*') {
-      source += '.*';
-      index += 1;
-    } else if (character === '*') source += '[^/]*';
-    else if (character === '?') source += '[^/]';
-    else source += character.replace(/[.+^${}()|[\]\\]/g, '\\$&');
-  }
-  return new RegExp(`${source}$`).test(path);
-}
-
-interface Coverage {
-  readonly covered: boolean;
-  /** Why a grant for the tool did not cover the call, if one nearly did. */
-  readonly near?: string;
-}
-
-/** Interpreter names a command grant may use for a script. */
-const interpreterAliases: Readonly<Record<string, readonly string[]>> = {
-  sh: ['sh', 'bash'],
-  bash: ['bash', 'sh'],
-  python3: ['python3', 'python'],
-  node: ['node'],
-};
-
-/**
- * A script run is covered by a `run_skill_script` (or `/dev/scripts`) grant whose path pattern
- * fits, or by a command grant such as `Bash(python scripts/run.py:*)` that would cover running
- * the script from the skill directory with these arguments.
- */
-function coversScript(grant: ToolGrant, script: NonNullable<ToolRequest['script']>): Coverage {
-  if (grant.tools.includes('run_skill_script')) {
-    if (grant.path !== undefined && !globMatches(grant.path, script.path)) {
-      return { covered: false, near: `the script is outside '${grant.raw}'` };
-    }
-    return { covered: true };
-  }
-  if (!grant.tools.includes('bash') || grant.command === undefined || !grant.preApprovable)
-    return { covered: false };
-  const args = script.args ?? [];
-  const candidates: string[][] = [
-    [script.path, ...args],
-    [`./${script.path}`, ...args],
-  ];
-  for (const alias of interpreterAliases[script.interpreter ?? ''] ?? []) {
-    candidates.push([alias, script.path, ...args], [alias, `./${script.path}`, ...args]);
-  }
-  const pattern = grant.command;
-  return candidates.some((argv) => argvMatches(argv, pattern))
-    ? { covered: true }
-    : { covered: false };
-}
-
-/** Whether one grant covers the request. */
-function covers(grant: ToolGrant, tool: CanonicalTool, request: ToolRequest): Coverage {
-  if (tool === 'run_skill_script' && request.script !== undefined)
-    return coversScript(grant, request.script);
-  if (!grant.tools.includes(tool)) return { covered: false };
-
-  if (!grant.preApprovable)
-    return { covered: false, near: `'${grant.raw}' is too broad to pre-approve` };
-  if (COMMAND_TOOLS.has(tool)) {
-    if (grant.command === undefined) return { covered: false };
-    const parsed = parseCommand(request.command ?? '');
-    if (parsed.segments.length === 0) return { covered: false, near: 'the command is empty' };
-    if (parsed.unsafe.length > 0) {
-      return {
-        covered: false,
-        near: `the command has ${parsed.unsafe.join(' and ')}, which '${grant.raw}' does not cover`,
-      };
-    }
-    const pattern = grant.command;
-    const uncovered = parsed.segments.find((argv) => !argvMatches(argv, pattern));
-    if (uncovered !== undefined) {
-      return { covered: false, near: `'${uncovered.join(' ')}' is not covered by '${grant.raw}'` };
-    }
-    return { covered: true };
-  }
-  if (grant.path !== undefined) {
-    if (request.path === undefined || !globMatches(grant.path, request.path)) {
-      return { covered: false, near: `the path is outside '${grant.raw}'` };
-    }
-  }
-  return { covered: true };
-}
-
-/** Whether the request is covered by every segment of some grant, for deny rules. */
-function denyMatch(
-  rules: readonly ToolGrant[],
-  tool: CanonicalTool | string,
-  request: ToolRequest,
-): ToolGrant | undefined {
-  for (const rule of rules) {
-    if (!rule.tools.includes(tool as CanonicalTool)) continue;
-    if (COMMAND_TOOLS.has(tool as CanonicalTool) && rule.command !== undefined) {
-      const parsed = parseCommand(request.command ?? '');
-      const pattern = rule.command;
-      // A deny rule matches when any segment matches it: chaining cannot hide a denied command.
-      if (parsed.segments.some((argv) => argvMatches(argv, pattern))) return rule;
-      continue;
-    }
-    if (
-      rule.path !== undefined &&
-      (request.path === undefined || !globMatches(rule.path, request.path))
-    )
-      continue;
-    return rule;
-  }
-  return undefined;
-}
-
 const parsedDenyRules = new WeakMap<readonly string[], readonly ToolGrant[]>();
 
 /** The host's deny rules, parsed once per list (a host decides many calls with one policy). */
@@ -230,11 +128,25 @@ function denyRulesOf(deny: readonly string[] | undefined): readonly ToolGrant[] 
   return rules;
 }
 
+/** A grant's coverage of a request: script runs, commands, or other tools. */
+function covers(
+  grant: ToolGrant,
+  tool: CanonicalTool,
+  request: ToolRequest,
+  analysis: CommandAnalysis | undefined,
+): Coverage {
+  if (tool === 'run_skill_script' && request.script !== undefined)
+    return coversScript(grant, request.script);
+  return coversRequest(grant, tool, request, analysis);
+}
+
 /**
- * Decides a request.
- The host's tools are the ceiling; the host's deny rules and defaults come
- * next; a trusted active skill's `allowed-tools` may pre-approve what the host would ask about,
- * never what it denies; an untrusted skill never skips confirmation. Pure: no I/O, no clock.
+ * Decides a request. The host's tools are the ceiling; the host's deny rules and defaults come
+ * next (a deny rule about commands binds every command that would run, at any depth, and binds
+ * script runs, which are commands too); a trusted active skill's `allowed-tools` may pre-approve
+ * what the host would ask about, never what it denies, and a command grant never covers an
+ * option that runs another program; an untrusted skill never skips confirmation. Pure: no I/O,
+ * no clock.
  */
 export function evaluate(request: ToolRequest, context: PolicyContext): PolicyDecision {
   const { config } = context;
@@ -257,10 +169,17 @@ export function evaluate(request: ToolRequest, context: PolicyContext): PolicyDe
     );
   }
   const denyRules = denyRulesOf(config.deny);
-
-  const denied = denyMatch(denyRules, tool, request);
+  const analysis = COMMAND_TOOLS.has(tool as CanonicalTool)
+    ? analyseCommand(request.command ?? '')
+    : undefined;
+  const rulings = analysis === undefined ? {} : commandRulings(denyRules, analysis);
+  const denied =
+    rulings.denied ??
+    (analysis === undefined
+      ? toolDenial(denyRules, tool, request.script?.path ?? request.path)
+      : undefined);
   if (denied !== undefined)
-    return decide('deny', 'deny-rule', `The host denies '${denied.raw}'`, { grant: denied.raw });
+    return decide('deny', 'deny-rule', denied.reason, { grant: denied.rule.raw });
   // Narrowing leaves the skill mechanics themselves alone (activating, reading a skill's files,
   // searching); a script run counts as listed by a shell grant too.
   if (config.narrow === true && !RUNTIME_TOOLS_ALLOWED_BY_DEFAULT.includes(tool as CanonicalTool)) {
@@ -279,48 +198,80 @@ export function evaluate(request: ToolRequest, context: PolicyContext): PolicyDe
       );
     }
   }
-  const baseline =
-    config.defaults?.[tool] ?? config.defaults?.[request.tool] ?? config.defaultDecision ?? 'ask';
+  const defaultOf = (name: string) => config.defaults?.[name] ?? config.defaultDecision ?? 'ask';
+  const baseline = config.defaults?.[tool] ?? config.defaults?.[request.tool] ?? defaultOf(tool);
   if (baseline === 'deny')
     return decide('deny', 'host-default', `The host denies '${request.tool}' by default`);
-  if (baseline === 'allow')
-    return decide('allow', 'host-default', `The host allows '${request.tool}' by default`);
-  if (request.script !== undefined && context.approved !== undefined) {
-    const key = approvalKey({
-      source: request.script.source,
-
-      skill: request.script.skill,
-      contentHash: request.script.contentHash,
-      subject: `script:${request.script.path}`,
+  const script = tool === 'run_skill_script' ? request.script : undefined;
+  const approved =
+    script !== undefined &&
+    context.approved?.(
+      approvalKey({
+        source: script.source,
+        skill: script.skill,
+        contentHash: script.contentHash,
+        subject: `script:${script.path}`,
+      }),
+    ) === true;
+  const approval = () =>
+    decide(
+      'allow',
+      'approval',
+      `Approved earlier for this exact script content (${script?.contentHash.slice(0, 12)})`,
+      { skill: script?.skill as string },
+    );
+  const bound =
+    script === undefined
+      ? undefined
+      : scriptCommandRule(script, {
+          hasCommandTool: ceiling.has('bash'),
+          commandsDeniedByDefault: defaultOf('bash') === 'deny',
+          rules: denyRules,
+        });
+  if (bound !== undefined) {
+    // The user's own approval of this exact content still stands; a skill's list does not.
+    if (approved) return approval();
+    return decide('ask', 'script-as-command', `Confirmation needed: ${bound}`, {
+      skill: script?.skill as string,
     });
-    if (context.approved(key)) {
-      return decide(
-        'allow',
-        'approval',
-        `Approved earlier for this exact script content (${request.script.contentHash.slice(0, 12)})`,
-        {
-          skill: request.script.skill,
-        },
-      );
-    }
   }
-  let near: { reason: string; skill: string; grant: string } | undefined;
+  // A deny rule that cannot be ruled out turns what would be allowed into a question.
+  const doubt = rulings.doubt;
+  const unless = (allowed: PolicyDecision): PolicyDecision =>
+    doubt === undefined
+      ? allowed
+      : decide('ask', 'unreadable-command', `Confirmation needed: ${doubt}`, {
+          ...(allowed.skill === undefined ? {} : { skill: allowed.skill }),
+          ...(allowed.grant === undefined ? {} : { grant: allowed.grant }),
+        });
+  if (baseline === 'allow')
+    return unless(decide('allow', 'host-default', `The host allows '${request.tool}' by default`));
+  if (approved) return approval();
+  let near: { reason: string; skill: string; grant: string; table: boolean } | undefined;
   let untrusted: string | undefined;
   for (const skill of context.active) {
     for (const grant of skill.grants) {
-      const coverage = covers(grant, tool as CanonicalTool, request);
+      const coverage = covers(grant, tool as CanonicalTool, request, analysis);
       if (coverage.covered) {
         if (!skill.trusted) {
           untrusted ??= skill.address;
           continue;
         }
-        return decide('allow', 'skill-grant', `Pre-approved by ${skill.address}: '${grant.raw}'`, {
+        return unless(
+          decide('allow', 'skill-grant', `Pre-approved by ${skill.address}: '${grant.raw}'`, {
+            skill: skill.address,
+            grant: grant.raw,
+          }),
+        );
+      }
+      // The option table's reason is the one to give, whichever grant came first.
+      if (coverage.near !== undefined && (near === undefined || (coverage.table && !near.table)))
+        near = {
+          reason: coverage.near,
           skill: skill.address,
           grant: grant.raw,
-        });
-      }
-      if (coverage.near !== undefined)
-        near ??= { reason: coverage.near, skill: skill.address, grant: grant.raw };
+          table: coverage.table === true,
+        };
     }
   }
   if (untrusted !== undefined) {
@@ -334,9 +285,11 @@ export function evaluate(request: ToolRequest, context: PolicyContext): PolicyDe
     );
   }
   if (near !== undefined)
-    return decide('ask', 'uncovered-command', `Confirmation needed: ${near.reason}`, {
-      skill: near.skill,
-      grant: near.grant,
-    });
+    return decide(
+      'ask',
+      near.table ? 'runs-other-programs' : 'uncovered-command',
+      `Confirmation needed: ${near.reason}`,
+      { skill: near.skill, grant: near.grant },
+    );
   return decide('ask', 'host-default', `Confirmation needed for '${request.tool}'`);
 }

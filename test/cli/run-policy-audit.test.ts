@@ -68,6 +68,33 @@ describe('skillhost run', () => {
     expect(result.stderr).toContain('approved by policy');
   });
 
+  it("asks instead when the host's rules about commands bind the run, and records why", async () => {
+    const { home, base, log } = setup('Bash(sh scripts/greet.sh:*)');
+    const argv = ['greet', 'scripts/greet.sh', '--', 'x'];
+    for (const options of [
+      ['--deny', 'Bash'],
+      ['--deny', 'Bash(sh:*)'],
+      ['--deny', 'Bash(sh scripts/greet.sh:*)'],
+      ['--tools', 'read,run_skill_script,activate_skill'],
+    ]) {
+      const result = await runCli(['run', ...base, ...options, ...argv], { home });
+      expect(result.code, options.join(' ')).toBe(3);
+      expect(result.stderr).toMatch(/^skillhost: error PERMISSION_REQUIRED: /);
+      expect(result.stderr).toContain("A script run is the command 'sh scripts/greet.sh x'");
+      expect(result.stdout).toBe('');
+    }
+    const decided = records(log).filter((record) => record.event === 'permission-decide');
+    expect(decided.length).toBeGreaterThan(0);
+    expect(JSON.stringify(decided.at(-1))).toContain('script-as-command');
+    // Asked at a terminal, the user can still say yes.
+    const yes = await runCli(['run', ...base, '--deny', 'Bash(sh:*)', ...argv], {
+      home,
+      input: ['y'],
+    });
+    expect(yes.code).toBe(0);
+    expect(yes.stdout).toBe('hello x\n');
+  });
+
   it('asks at the terminal: no refuses, yes runs once, always is remembered for this content', async () => {
     const { home, base, skills } = setup();
     const argv = ['run', ...base, 'greet', 'scripts/greet.sh'];

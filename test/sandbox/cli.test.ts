@@ -4,12 +4,12 @@ import { describe, expect, it } from 'vitest';
 import { runCli } from '../helpers/cli.js';
 import { skillText, tempDir, writeTree } from '../helpers/temp.js';
 
-function setup() {
+function setup(allowed = '') {
   const skills = tempDir('skillhost-skills-');
   const home = tempDir('skillhost-home-');
   writeTree(skills, {
     'greet/SKILL.md': skillText(
-      'name: greet\ndescription: Greets people. Use when asked to greet.',
+      `name: greet\ndescription: Greets people. Use when asked to greet.${allowed === '' ? '' : `\nallowed-tools: ${allowed}`}`,
     ),
     'greet/scripts/greet.sh':
       '#!/bin/sh\necho "hello $1"\necho "to stderr" >&2\nexit $(($2 + 0))\n',
@@ -57,5 +57,27 @@ describe('skillhost run with the real sandbox', () => {
     expect(result.stderr).toMatch(
       /killed by SIGKILL · .* · stopped: write limit \(4 MiB in all\) · sandbox bubblewrap · approved by once · 1 skill file not staged\n$/,
     );
+  });
+
+  it("runs a pre-approved script, and asks for it once the host's rules about commands bind it", async () => {
+    const { home, base } = setup('Bash(sh scripts/greet.sh:*)');
+    const argv = ['greet', 'scripts/greet.sh', '--', 'you'];
+    const approved = await runCli(['run', ...base, ...argv], { home, runner: 'bubblewrap' });
+    expect(approved.code).toBe(0);
+    expect(approved.stdout).toBe('hello you\n');
+    expect(approved.stderr).toContain('sandbox bubblewrap · approved by policy');
+    for (const options of [
+      ['--deny', 'Bash(sh:*)'],
+      ['--deny', 'Bash(sh scripts/greet.sh:*)'],
+      ['--tools', 'read,run_skill_script,activate_skill'],
+    ]) {
+      const refused = await runCli(['run', ...base, ...options, ...argv], {
+        home,
+        runner: 'bubblewrap',
+      });
+      expect(refused.code, options.join(' ')).toBe(3);
+      expect(refused.stderr).toContain('PERMISSION_REQUIRED');
+      expect(refused.stdout).toBe('');
+    }
   });
 });

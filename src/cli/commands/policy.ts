@@ -1,60 +1,39 @@
-import { explainGrants, parseAllowedTools } from '../../node/index.js';
-import { parseArgs, UsageError } from '../args.js';
+import type { SkillRegistry } from '../../internal.js';
+import type { RegistryEntry } from '../../node/index.js';
+import { SkillhostError } from '../../node/index.js';
+import { type ParsedArgs, parseArgs, UsageError } from '../args.js';
 import type { CommandContext } from '../command.js';
-import { printable } from '../printable.js';
-import { openRegistry } from '../registry-options.js';
-import { hostTools, RUNTIME_OPTIONS } from '../runtime-options.js';
+import { RUNTIME_OPTIONS } from '../runtime-options.js';
 
-export function run({ argv, io, deps }: CommandContext): number {
-  const args = parseArgs(argv, RUNTIME_OPTIONS);
-  const [action, name, ...extra] = args.positionals;
-  if (action !== 'explain' || name === undefined || extra.length > 0) {
-    throw new UsageError('usage: skillhost policy explain NAME');
-  }
-  const { registry } = openRegistry(args, deps);
+/** The skill NAME (or NAME@SOURCE) as the runtime would find it: usable, or a coded error. */
+export function usableEntry(registry: SkillRegistry, name: string): RegistryEntry {
   const entry = registry.resolve(name);
-  if (entry === undefined) {
-    io.stderr.write(
-      `skillhost: error SKILL_NOT_FOUND: no skill named ${JSON.stringify(printable(name))}\n`,
+  if (entry === undefined)
+    throw new SkillhostError(
+      'SKILL_NOT_FOUND',
+      `No skill named ${JSON.stringify(name.slice(0, 200))}`,
     );
-    return 1;
-  }
-  const requested = entry.metadata?.allowedTools;
-  const trusted = entry.source.trust === 'trusted';
-  const tools = hostTools(args);
-  const deny = (args.options.deny as readonly string[] | undefined) ?? [];
-  const explanations = explainGrants(requested, { trusted, hostTools: tools, deny });
-  const tooBroad = parseAllowedTools(requested ?? '').problems.filter(
-    (problem) => problem.kind === 'too-broad',
-  );
-  if (args.options.json === true) {
-    io.stdout.write(
-      `${JSON.stringify({ skill: entry.address, trust: entry.source.trust, status: entry.status, requested: requested ?? null, hostTools: tools, narrow: args.options.narrow === true, entries: explanations }, null, 2)}\n`,
+  if (entry.status === 'skipped' || entry.status === 'untrusted') {
+    throw new SkillhostError(
+      'SKILL_UNAVAILABLE',
+      `Skill ${entry.address} is ${entry.status === 'skipped' ? 'skipped: it has errors' : 'in a project folder that is not trusted'}`,
     );
-    return 0;
   }
-  const lines = [`${printable(entry.address)} (${entry.source.trust}, ${entry.status})`];
-  if (requested === undefined || requested.trim() === '') {
-    lines.push('  allowed-tools: (none) — it pre-approves nothing; calls follow the host policy.');
-  } else {
-    lines.push(`  allowed-tools: ${printable(requested)}`);
-    for (const item of explanations) {
-      const tools = item.tools.length === 0 ? '' : ` → ${item.tools.join(', ')}`;
-      lines.push(
-        `  ${item.status.padEnd(12)} ${printable(item.entry)}${tools}: ${printable(item.reason)}`,
-      );
-    }
-    if (tooBroad.length > 0 && args.options.narrow !== true) {
-      lines.push(
-        '  (Too-broad entries would only matter with --narrow, where they keep their tool available.)',
-      );
-    }
+  return entry;
+}
+
+const USAGE =
+  "usage: skillhost policy explain [options] NAME, or skillhost policy check [options] NAME --bash 'COMMAND'";
+
+/** `skillhost policy explain NAME` and `skillhost policy check NAME --bash COMMAND`. */
+export async function run({ argv, io, deps }: CommandContext): Promise<number> {
+  const args: ParsedArgs = parseArgs(argv, { ...RUNTIME_OPTIONS, bash: { type: 'string' } });
+  const [action, name, ...extra] = args.positionals;
+  if (name === undefined || extra.length > 0 || args.rest.length > 0) throw new UsageError(USAGE);
+  if (action === 'explain') {
+    if (args.options.bash !== undefined) throw new UsageError('--bash goes with policy check');
+    return (await import('./policy-explain.js')).explain(args, name, io, deps);
   }
-  lines.push(
-    args.options.narrow === true
-      ? '  With --narrow, while this skill is active only the tools it lists can be used.'
-      : '  A skill never adds a tool: anything not granted above asks for confirmation, and the host may deny it.',
-  );
-  io.stdout.write(`${lines.join('\n')}\n`);
-  return 0;
+  if (action === 'check') return (await import('./policy-check.js')).check(args, name, io, deps);
+  throw new UsageError(USAGE);
 }
