@@ -67,7 +67,15 @@ export default defineConfig(async () => {
       setupFiles: ['./test/helpers/setup.ts'],
       reporters: [
         'default',
-        new SummaryReporter({ sandbox, ...(sandboxTests === undefined ? {} : { sandboxTests }) }),
+        new SummaryReporter({
+          suites: [
+            {
+              plan: sandbox,
+              project: 'sandbox',
+              ...(sandboxTests === undefined ? {} : { tests: sandboxTests }),
+            },
+          ],
+        }),
       ],
       projects: sandbox.mode === 'skip' ? [unit] : [unit, sandboxSuite],
     },
