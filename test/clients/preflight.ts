@@ -95,11 +95,15 @@ async function versionsOffline(
 
 async function preflight(): Promise<{ status: PreflightStatus; clients: InstalledClients | null }> {
   const bubblewrap = probeBubblewrap();
-  if (!bubblewrap.available)
+  if (!bubblewrap.available) {
+    const missing = /\bis not installed\b/.test(bubblewrap.reason);
     return {
-      status: { available: false, reason: bubblewrap.reason, hint: 'apt-get install bubblewrap' },
+      status: missing
+        ? { available: false, reason: 'bubblewrap missing', hint: 'apt-get install bubblewrap' }
+        : { available: false, reason: bubblewrap.reason },
       clients: null,
     };
+  }
   const strace = probeStrace();
   if (!strace.available) return { status: strace, clients: null };
   const namespace = await probeNamespace();
