@@ -2,6 +2,7 @@ import { fileURLToPath } from 'node:url';
 import { configDefaults, defineConfig, type TestProjectInlineConfiguration } from 'vitest/config';
 import { createVitest } from 'vitest/node';
 import { probeBubblewrap } from './src/node/sandbox.js';
+import { CLIENTS_SUITE } from './test/helpers/clients-suite.js';
 import {
   planSandboxSuite,
   requiredFailure,
@@ -33,11 +34,14 @@ async function countTests(include: string): Promise<number> {
 }
 
 /**
- * Two suites: unit (everything but test/sandbox/; runtimes send scripts to the scripted runner)
- * and sandbox (test/sandbox/: hostile scripts and real runs in bubblewrap). One preflight decides the
- * sandbox suite: it runs where bubblewrap works; where it does not, it fails the run under CI or
- * SKILLHOST_REQUIRE_SANDBOX=1, and is otherwise left out with one line saying how many tests
- * did not run and why.
+ * Three suites: unit (everything but test/sandbox/ and test/clients/; runtimes send scripts to
+ * the scripted runner), sandbox (test/sandbox/: hostile scripts and real runs in bubblewrap) and
+ * clients (test/clients/: the real MCP clients against `skillhost mcp`, offline). One preflight
+ * decides each of the last two: where it fails, the suite fails the run under CI or its
+ * SKILLHOST_REQUIRE_… variable, and is otherwise not run, with one line saying how many tests
+ * did not run and why. The sandbox preflight is cheap and runs here; the clients preflight
+ * installs the clients (once, into a cache), so it is that project's globalSetup, which Vitest
+ * runs only when the run includes the project.
  */
 export default defineConfig(async () => {
   const sandbox: SandboxSuitePlan = planSandboxSuite(process.env, probeBubblewrap());
@@ -47,7 +51,7 @@ export default defineConfig(async () => {
     test: {
       name: 'unit',
       include: ['test/**/*.test.ts'],
-      exclude: [...configDefaults.exclude, SANDBOX_SUITE],
+      exclude: [...configDefaults.exclude, SANDBOX_SUITE, CLIENTS_SUITE],
     },
   };
   const sandboxSuite: TestProjectInlineConfiguration = {
@@ -59,6 +63,18 @@ export default defineConfig(async () => {
       provide: { sandboxFailure: sandbox.mode === 'fail' ? requiredFailure(sandbox) : '' },
     },
   };
+  const clientsSuite: TestProjectInlineConfiguration = {
+    extends: true,
+    test: {
+      name: 'clients',
+      include: [CLIENTS_SUITE],
+      globalSetup: ['./test/clients/preflight.ts'],
+      setupFiles: ['./test/clients/setup.ts'],
+      // A client run takes seconds; a stuck one is killed by the harness before this.
+      testTimeout: 180_000,
+      hookTimeout: 180_000,
+    },
+  };
   return {
     test: {
       environment: 'node',
@@ -67,9 +83,17 @@ export default defineConfig(async () => {
       setupFiles: ['./test/helpers/setup.ts'],
       reporters: [
         'default',
-        new SummaryReporter({ sandbox, ...(sandboxTests === undefined ? {} : { sandboxTests }) }),
+        new SummaryReporter({
+          suites: [
+            {
+              plan: sandbox,
+              project: 'sandbox',
+              ...(sandboxTests === undefined ? {} : { tests: sandboxTests }),
+            },
+          ],
+        }),
       ],
-      projects: sandbox.mode === 'skip' ? [unit] : [unit, sandboxSuite],
+      projects: sandbox.mode === 'skip' ? [unit, clientsSuite] : [unit, sandboxSuite, clientsSuite],
     },
   };
 });

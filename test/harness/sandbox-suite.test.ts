@@ -34,6 +34,7 @@ describe('the sandbox suite preflight', () => {
   it('leaves the suite out where bubblewrap is missing, saying so in one line', () => {
     const plan = planSandboxSuite({}, MISSING);
     expect(plan).toEqual({
+      suite: 'sandbox',
       mode: 'skip',
       reason: 'bubblewrap missing',
       hint: 'apt-get install bubblewrap',

@@ -4,18 +4,19 @@ import {
   type IncomingMessage,
   type ServerResponse,
 } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { AddressInfo, Server } from 'node:net';
 import { afterEach } from 'vitest';
 
 /**
  * A local stand-in for the model APIs, on 127.0.0.1: it speaks just enough of the Anthropic
- * Messages API and the OpenAI Chat Completions and Responses APIs for the real SDK clients to run
- * a scripted conversation, records every request, and, like the real services, refuses a
- * conversation that leaves a tool call without its result.
+ * Messages API, the OpenAI Chat Completions and Responses APIs and Gemini's `generateContent`
+ * for the real SDK clients and the real command-line agents to run a scripted conversation,
+ * streamed (server-sent events) when the client asks for a stream. It records every request,
+ * and, like the real services, refuses a conversation that leaves a tool call without its result.
  */
 
 /** The protocols, by the path they are served at. */
-export type ModelApi = 'anthropic' | 'chat' | 'responses';
+export type ModelApi = 'anthropic' | 'chat' | 'responses' | 'gemini';
 
 const PATHS: Readonly<Record<string, ModelApi>> = {
   '/v1/messages': 'anthropic',
@@ -23,32 +24,67 @@ const PATHS: Readonly<Record<string, ModelApi>> = {
   '/v1/responses': 'responses',
 };
 
+/** Gemini's `/v1beta/models/MODEL:generateContent` and `:streamGenerateContent`. */
+const GEMINI_PATH = /^\/v1(?:beta)?\/models\/[^/:]+:(generateContent|streamGenerateContent)$/;
+
+function routeOf(path: string): ModelApi | undefined {
+  return PATHS[path] ?? (GEMINI_PATH.test(path) ? 'gemini' : undefined);
+}
+
 export interface ScriptedToolCall {
   readonly id: string;
   readonly name: string;
+  /** The Responses API's tool namespace (Codex offers each MCP server's tools as one). */
+  readonly namespace?: string;
   /** The tool input; the OpenAI APIs receive it JSON-encoded. */
   readonly input?: unknown;
   /** The arguments exactly as the model writes them (OpenAI APIs), e.g. text that is not JSON. */
   readonly rawArguments?: string;
 }
 
-/** One model turn: tool calls, or a final answer. */
+/**
+ * One model turn: tool calls, or a final answer; or a model that never answers (`hang`: the
+ * request stays open until the server closes), to interrupt a client in the middle of a turn.
+ */
 export type ScriptedTurn =
   | { readonly toolCalls: readonly ScriptedToolCall[] }
-  | { readonly text: string };
+  | { readonly text: string }
+  | { readonly hang: true };
+
+/** A turn that answers. */
+type AnsweringTurn = Exclude<ScriptedTurn, { readonly hang: true }>;
 
 export interface RecordedRequest {
   readonly api: ModelApi;
+  /** The path and query, e.g. `/v1/messages?beta=true`. */
+  readonly url: string;
   readonly headers: IncomingHttpHeaders;
   // biome-ignore lint/suspicious/noExplicitAny: a request body is arbitrary JSON that tests dig into.
   readonly body: any;
+}
+
+/** A request to no API the server speaks (answered 404), recorded all the same. */
+export interface UnroutedRequest {
+  readonly method: string;
+  readonly url: string;
+  readonly headers: IncomingHttpHeaders;
+  readonly body: string;
 }
 
 export interface ModelServer {
   /** `http://127.0.0.1:PORT`: the Anthropic client's baseURL (the OpenAI client's is `${url}/v1`). */
   readonly url: string;
   readonly requests: readonly RecordedRequest[];
+  readonly unrouted: readonly UnroutedRequest[];
   close(): Promise<void>;
+}
+
+export interface ModelServerOptions {
+  /**
+   * A listening socket to serve on instead of a fresh one on 127.0.0.1 (one bound inside a
+   * loopback-only network namespace, say), with its port.
+   */
+  readonly listen?: { readonly handle: Server; readonly port: number };
 }
 
 type Json = Record<string, unknown>;
@@ -87,9 +123,10 @@ function send(response: ServerResponse, status: number, body: unknown): void {
 }
 
 function errorBody(api: ModelApi, message: string): Json {
-  return api === 'anthropic'
-    ? { type: 'error', error: { type: 'invalid_request_error', message } }
-    : { error: { message, type: 'invalid_request_error', param: null, code: null } };
+  if (api === 'anthropic')
+    return { type: 'error', error: { type: 'invalid_request_error', message } };
+  if (api === 'gemini') return { error: { code: 400, message, status: 'INVALID_ARGUMENT' } };
+  return { error: { message, type: 'invalid_request_error', param: null, code: null } };
 }
 
 function list(value: unknown): Json[] {
@@ -123,6 +160,22 @@ function unansweredCalls(api: ModelApi, body: Json): string[] {
         if (!answered.has(call.id)) missing.push(String(call.id));
       }
     });
+  } else if (api === 'gemini') {
+    const contents = list(body.contents);
+    contents.forEach((content, index) => {
+      if (content.role !== 'model') return;
+      const next = contents[index + 1];
+      const answered = list(next?.role === 'user' ? next.parts : [])
+        .map((part) => String((part.functionResponse as Json | undefined)?.name ?? ''))
+        .filter((name) => name !== '');
+      for (const part of list(content.parts)) {
+        const call = part.functionCall as Json | undefined;
+        if (call === undefined) continue;
+        const at = answered.indexOf(String(call.name));
+        if (at === -1) missing.push(String(call.name));
+        else answered.splice(at, 1);
+      }
+    });
   } else {
     const items = list(body.input);
     const answered = new Set(
@@ -141,6 +194,8 @@ function missingMessage(api: ModelApi, ids: readonly string[]): string {
     return `tool_use ids were found without tool_result blocks immediately after: ${ids.join(', ')}`;
   if (api === 'chat')
     return `An assistant message with 'tool_calls' must be followed by tool messages responding to each 'tool_call_id'. Missing: ${ids.join(', ')}`;
+  if (api === 'gemini')
+    return `Please ensure that the number of function response parts is equal to the number of function call parts of the function call turn. Unanswered: ${ids.join(', ')}`;
   return `No tool output found for function call ${ids.join(', ')}.`;
 }
 
@@ -148,7 +203,7 @@ function argumentsOf(call: ScriptedToolCall): string {
   return call.rawArguments ?? JSON.stringify(call.input ?? {});
 }
 
-function anthropicReply(turn: ScriptedTurn, number: number, model: unknown): Json {
+function anthropicReply(turn: AnsweringTurn, number: number, model: unknown): Json {
   const calls = 'toolCalls' in turn;
   return {
     id: `msg_${number}`,
@@ -169,7 +224,7 @@ function anthropicReply(turn: ScriptedTurn, number: number, model: unknown): Jso
   };
 }
 
-function chatReply(turn: ScriptedTurn, number: number, model: unknown): Json {
+function chatReply(turn: AnsweringTurn, number: number, model: unknown): Json {
   const calls = 'toolCalls' in turn;
   return {
     id: `chatcmpl-${number}`,
@@ -199,7 +254,7 @@ function chatReply(turn: ScriptedTurn, number: number, model: unknown): Json {
   };
 }
 
-function responsesReply(turn: ScriptedTurn, number: number, body: Json): Json {
+function responsesReply(turn: AnsweringTurn, number: number, body: Json): Json {
   return {
     id: `resp_${number}`,
     object: 'response',
@@ -222,6 +277,7 @@ function responsesReply(turn: ScriptedTurn, number: number, body: Json): Json {
             id: `fc_${number}_${index}`,
             call_id: call.id,
             name: call.name,
+            ...(call.namespace === undefined ? {} : { namespace: call.namespace }),
             arguments: argumentsOf(call),
             status: 'completed',
           }))
@@ -244,10 +300,106 @@ function responsesReply(turn: ScriptedTurn, number: number, body: Json): Json {
   };
 }
 
-function reply(api: ModelApi, turn: ScriptedTurn, number: number, body: Json): Json {
+function geminiReply(turn: AnsweringTurn, model: string): Json {
+  return {
+    candidates: [
+      {
+        content: {
+          role: 'model',
+          parts:
+            'toolCalls' in turn
+              ? turn.toolCalls.map((call) => ({
+                  functionCall: { id: call.id, name: call.name, args: call.input ?? {} },
+                }))
+              : [{ text: turn.text }],
+        },
+        finishReason: 'STOP',
+        index: 0,
+      },
+    ],
+    usageMetadata: { promptTokenCount: 10, candidatesTokenCount: 5, totalTokenCount: 15 },
+    modelVersion: model,
+  };
+}
+
+function reply(api: ModelApi, turn: AnsweringTurn, number: number, body: Json, path: string): Json {
   if (api === 'anthropic') return anthropicReply(turn, number, body.model);
   if (api === 'chat') return chatReply(turn, number, body.model);
+  if (api === 'gemini')
+    return geminiReply(turn, path.slice(path.lastIndexOf('/') + 1).split(':')[0] ?? '');
   return responsesReply(turn, number, body);
+}
+
+/** One server-sent event: `event: TYPE` (when the API names its events) and the JSON data. */
+function event(data: Json, named: boolean): string {
+  return `${named ? `event: ${String(data.type)}\n` : ''}data: ${JSON.stringify(data)}\n\n`;
+}
+
+/** A reply as the Messages API streams it: the message, then each block opened, filled, closed. */
+function anthropicEvents(message: Json): Json[] {
+  const blocks = list(message.content);
+  return [
+    { type: 'message_start', message: { ...message, content: [], stop_reason: null } },
+    ...blocks.flatMap((block, index) => [
+      {
+        type: 'content_block_start',
+        index,
+        content_block:
+          block.type === 'tool_use' ? { ...block, input: {} } : { type: 'text', text: '' },
+      },
+      {
+        type: 'content_block_delta',
+        index,
+        delta:
+          block.type === 'tool_use'
+            ? { type: 'input_json_delta', partial_json: JSON.stringify(block.input) }
+            : { type: 'text_delta', text: block.text },
+      },
+      { type: 'content_block_stop', index },
+    ]),
+    {
+      type: 'message_delta',
+      delta: { stop_reason: message.stop_reason, stop_sequence: null },
+      usage: { output_tokens: 5 },
+    },
+    { type: 'message_stop' },
+  ];
+}
+
+/** A reply as the Responses API streams it: created, each output item added and done, completed. */
+function responsesEvents(response: Json): Json[] {
+  const items = list(response.output);
+  const started = { ...response, status: 'in_progress', output: [] };
+  return [
+    { type: 'response.created', response: started },
+    { type: 'response.in_progress', response: started },
+    ...items.flatMap((item, index) => [
+      { type: 'response.output_item.added', output_index: index, item },
+      { type: 'response.output_item.done', output_index: index, item },
+    ]),
+    { type: 'response.completed', response },
+  ].map((data, sequence) => ({ ...data, sequence_number: sequence }));
+}
+
+/** Whether the client asked for a stream: `stream: true`, or Gemini's `:streamGenerateContent`. */
+function streamed(api: ModelApi, body: Json, path: string): boolean {
+  return api === 'gemini' ? path.endsWith(':streamGenerateContent') : body.stream === true;
+}
+
+function sendStream(response: ServerResponse, api: ModelApi, reply: Json): void {
+  const events =
+    api === 'anthropic'
+      ? anthropicEvents(reply)
+      : api === 'responses'
+        ? responsesEvents(reply)
+        : [reply];
+  response.writeHead(200, {
+    'content-type': 'text/event-stream',
+    'cache-control': 'no-cache',
+    'x-should-retry': 'false',
+  });
+  // Gemini's stream is bare `data:` lines; the others name each event.
+  response.end(events.map((data) => event(data, api !== 'gemini')).join(''));
 }
 
 /**
@@ -258,16 +410,21 @@ function reply(api: ModelApi, turn: ScriptedTurn, number: number, body: Json): J
  */
 export async function startModelServer(
   script: Partial<Record<ModelApi, readonly ScriptedTurn[]>>,
+  options: ModelServerOptions = {},
 ): Promise<ModelServer> {
   const queues = new Map<ModelApi, ScriptedTurn[]>(
     Object.entries(script).map(([api, turns]) => [api as ModelApi, [...turns]]),
   );
   const requests: RecordedRequest[] = [];
+  const unrouted: UnroutedRequest[] = [];
   const server = createServer((request, response) => {
     void (async () => {
-      const path = new URL(request.url ?? '/', 'http://127.0.0.1').pathname;
-      const api = PATHS[path];
+      const url = request.url ?? '/';
+      const path = new URL(url, 'http://127.0.0.1').pathname;
+      const api = routeOf(path);
       if (request.method !== 'POST' || api === undefined) {
+        const body = await readBody(request).catch(() => '');
+        unrouted.push({ method: request.method ?? '', url, headers: request.headers, body });
         send(response, 404, { error: { message: `No route for ${request.method} ${path}` } });
         return;
       }
@@ -278,7 +435,7 @@ export async function startModelServer(
         send(response, 400, errorBody(api, 'The request body is not valid JSON.'));
         return;
       }
-      requests.push({ api, headers: request.headers, body });
+      requests.push({ api, url, headers: request.headers, body });
       const missing = unansweredCalls(api, body);
       if (missing.length > 0) {
         send(response, 400, errorBody(api, missingMessage(api, missing)));
@@ -289,14 +446,25 @@ export async function startModelServer(
         send(response, 500, errorBody(api, `The script has no more ${api} turns.`));
         return;
       }
-      send(response, 200, reply(api, turn, requests.length, body));
+      if ('hang' in turn) return;
+      const answer = reply(api, turn, requests.length, body, path);
+      if (streamed(api, body, path)) sendStream(response, api, answer);
+      else send(response, 200, answer);
     })();
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
+  const listen = options.listen;
+  let port: number;
+  if (listen === undefined) {
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    port = (server.address() as AddressInfo).port;
+  } else {
+    await new Promise<void>((resolve) => server.listen(listen.handle, resolve));
+    port = listen.port;
+  }
   const handle: ModelServer = {
     url: `http://127.0.0.1:${port}`,
     requests,
+    unrouted,
     close: () =>
       new Promise<void>((resolve) => {
         open.delete(handle);

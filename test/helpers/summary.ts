@@ -61,10 +61,16 @@ export interface NotRun {
   readonly reason: string;
 }
 
-/** The closing line, e.g. `Tests: 340 passed, 0 failed, 0 skipped, 14 not run (sandbox suite: bubblewrap missing)`. */
-export function closingLine(counts: Counts, notRun?: NotRun): string {
+/**
+ * The closing line, e.g. `Tests: 340 passed, 0 failed, 0 skipped, 14 not run (sandbox suite:
+ * bubblewrap missing)`; the suites left out are named in order, separated by `; `.
+ */
+export function closingLine(counts: Counts, notRun?: NotRun | readonly NotRun[]): string {
   const line = `Tests: ${counts.passed} passed, ${counts.failed} failed, ${counts.skipped} skipped`;
-  return notRun === undefined || notRun.count === 0
-    ? line
-    : `${line}, ${notRun.count} not run (${notRun.reason})`;
+  const left = (notRun === undefined ? [] : 'count' in notRun ? [notRun] : notRun).filter(
+    (entry) => entry.count > 0,
+  );
+  if (left.length === 0) return line;
+  const count = left.reduce((sum, entry) => sum + entry.count, 0);
+  return `${line}, ${count} not run (${left.map((entry) => entry.reason).join('; ')})`;
 }

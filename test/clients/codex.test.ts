@@ -1,0 +1,172 @@
+import { describe, expect, it } from 'vitest';
+import type { ScriptedTurn } from '../helpers/model-servers.js';
+import { type Call, CODEX_NAMESPACE, codex, codexTurns } from './harness/clients.js';
+import { expectCompletedOffline, once } from './harness/expect.js';
+import { offeredTools, responsesToolOutput } from './harness/received.js';
+import { type ClientRun, type McpTool, runClient } from './harness/run.js';
+import { BODY_MARKER, REFERENCE_MARKER, SCRIPT_MARKER, SKILL_NAMES } from './harness/skills.js';
+import { defaultsAfterFirstSignal, outsideLoopback, type TracedProcess } from './harness/trace.js';
+
+/**
+ * Codex CLI 0.171.0 (`codex exec`) with `skillhost mcp` as its MCP server, against a fake of the
+ * Responses API (streamed), offline. Its tools are pre-approved one by one with
+ * `approval_mode = "approve"`.
+ */
+
+const ACTIVATE: Call = { tool: 'activate_skill', input: { name: 'tidy-notes' } };
+const READ: Call = {
+  tool: 'read_skill_resource',
+  input: { name: 'tidy-notes', path: 'references/style.md' },
+};
+const RUN: Call = {
+  tool: 'run_skill_script',
+  input: { name: 'tidy-notes', script: 'scripts/count.sh', args: ['notes.txt'] },
+};
+const SEARCH: Call = { tool: 'search_skills', input: { query: 'tidy up meeting notes' } };
+
+function converse(calls: readonly Call[], allow: readonly McpTool[]): Promise<ClientRun> {
+  return runClient({ api: 'responses', turns: codexTurns(calls), ...codex({ allow }) });
+}
+
+/** The output of the conversation's `n`th call (1-based), as the model received it. */
+function received(run: ClientRun, n: number): string {
+  const output = responsesToolOutput(run.requests, `call_${n}`);
+  expect(output, run.transcript).toBeDefined();
+  return output?.text ?? '';
+}
+
+describe('Codex over stdio', () => {
+  const interrupted = once(() =>
+    runClient({
+      api: 'responses',
+      // The model calls a tool, then never answers: Ctrl-C comes meanwhile.
+      turns: [codexTurns([ACTIVATE])[0] as ScriptedTurn, { hang: true }],
+      ...codex({ allow: ['activate_skill'] }),
+      interrupt: { afterRequests: 2, signal: 'SIGINT' },
+    }),
+  );
+  const activation = once(() => converse([ACTIVATE], ['activate_skill']));
+  const read = once(() => converse([READ], ['read_skill_resource']));
+  const scripted = once(() => converse([ACTIVATE, RUN], ['activate_skill', 'run_skill_script']));
+  const search = once(() => converse([SEARCH], ['search_skills']));
+  const defaults = once(() => converse([ACTIVATE], []));
+
+  it('sends the model the catalog (the namespace description) and the tools', async () => {
+    const run = await activation();
+    expectCompletedOffline(run, 2);
+    const namespace = (run.requests[0]?.body.tools ?? []).find(
+      (tool: { name?: string }) => tool.name === CODEX_NAMESPACE,
+    );
+    expect(namespace?.description).toContain('<available_skills>');
+    for (const name of SKILL_NAMES)
+      expect(namespace?.description).toContain(`<name>${name}</name>`);
+    expect(offeredTools(run.requests[0])).toEqual(
+      expect.arrayContaining([
+        `${CODEX_NAMESPACE}/activate_skill`,
+        `${CODEX_NAMESPACE}/read_skill_resource`,
+        `${CODEX_NAMESPACE}/run_skill_script`,
+        `${CODEX_NAMESPACE}/search_skills`,
+      ]),
+    );
+    expect(run.audit.map((record) => record.event)).toContain('skill-activate');
+  });
+
+  // known failure: the model receives the JSON of structuredContent, not the body:
+  // Wall time: … seconds\nOutput:\n{"name":"tidy-notes","address":"tidy-notes@explicit",…,"files":[…]}
+  it.fails('sends the model the skill body after activate_skill', async () => {
+    expect(received(await activation(), 1)).toContain(BODY_MARKER);
+  });
+
+  it('runs the read conversation offline', async () => {
+    const run = await read();
+    expectCompletedOffline(run, 2);
+    expect(run.audit.map((record) => record.event)).toContain('resource-read');
+  });
+
+  // known failure: the model receives the JSON of structuredContent, not the file:
+  // {"path":"references/style.md","mediaType":"text/markdown","size":59}
+  it.fails('sends the model the file text after read_skill_resource', async () => {
+    expect(received(await read(), 1)).toContain(REFERENCE_MARKER);
+  });
+
+  it('runs the script conversation offline', async () => {
+    const run = await scripted();
+    expectCompletedOffline(run, 3);
+    expect(run.audit.map((record) => record.event)).toContain('script-run');
+  });
+
+  // known failure: the model receives the JSON of structuredContent, not the output:
+  // {"exitCode":0,"signal":null,"timedOut":false,…,"sandbox":"bubblewrap","approvedBy":"policy",…}
+  it.fails("sends the model the script's output after run_skill_script", async () => {
+    expect(received(await scripted(), 2)).toContain(`${SCRIPT_MARKER} counted notes.txt`);
+  });
+
+  it('sends the model the matching skills after search_skills', async () => {
+    const run = await search();
+    expectCompletedOffline(run, 2);
+    expect(received(run, 1)).toContain('tidy-notes');
+  });
+
+  it('runs the conversation offline with Codex’s default approvals', async () => {
+    expectCompletedOffline(await defaults(), 2);
+  });
+
+  // known failure: without a per-tool setting Codex refuses the read-only tool, and the model
+  // receives "MCP tool call requires approval, but approval policy is never" (our tools carry no
+  // annotations, so Codex cannot tell that activate_skill only reads).
+  it.fails('calls a read-only tool with its default approvals', async () => {
+    const run = await defaults();
+    expect(run.audit.map((record) => record.event)).toContain('skill-activate');
+    expect(received(run, 1)).toContain(BODY_MARKER);
+  });
+
+  it('keeps asking: a script run is refused without its approval setting', async () => {
+    const run = await converse([ACTIVATE, RUN], ['activate_skill']);
+    expectCompletedOffline(run, 3);
+    expect(received(run, 2)).toMatch(/requires approval/);
+    expect(run.audit.map((record) => record.event)).not.toContain('script-run');
+  });
+
+  // Codex 0.171 ends its MCP servers with kill(-pgid, SIGTERM) and, a few milliseconds later,
+  // kill(pid, SIGKILL): the server's exit status is SIGKILL whatever it does. What it owes is an
+  // audit log with no torn record when that happens.
+  it('stops the server with SIGTERM then SIGKILL; the audit log stays whole', async () => {
+    const run = await scripted();
+    expect(run.server, 'the server process in the trace').toBeDefined();
+    expect(run.server?.signals.map((signal) => signal.name)).toContain('SIGTERM');
+    expect(run.server?.end).toBeDefined();
+    expect(run.auditProblems).toEqual([]);
+    expect(run.audit.map((record) => record.event)).toContain('script-run');
+    console.info(
+      `Codex: spawn to initialize answer ${run.initializeSeconds?.toFixed(3)} s; signals to the server: ${run.server?.signals.map((signal) => signal.name).join(', ') || 'none'}; end: ${JSON.stringify(run.server?.end)}; last audit record: ${run.audit.at(-1)?.event}`,
+    );
+  });
+
+  // Codex starts its MCP servers in their own process group: a Ctrl-C stays with Codex, which
+  // then stops the server as it always does (SIGTERM, then SIGKILL).
+  it('keeps a Ctrl-C (SIGINT to its process group) from the server, then stops it', async () => {
+    const run = await interrupted();
+    expect(outsideLoopback(run.trace)).toEqual([]);
+    expect(
+      run.audit.map((record) => record.event),
+      run.transcript,
+    ).toContain('skill-activate');
+    const signals = run.server?.signals.map((signal) => signal.name) ?? [];
+    expect(signals).not.toContain('SIGINT');
+    expect(signals).toContain('SIGTERM');
+    expect(run.server?.end).toBeDefined();
+    expect(run.auditProblems).toEqual([]);
+    console.info(
+      `Codex, Ctrl-C: signals to the server: ${run.server?.signals.map((signal) => `${signal.name} from ${signal.from}`).join(', ')}; end: ${JSON.stringify(run.server?.end)}`,
+    );
+  });
+
+  // known failure: as with every client's signal, the server sets SIGTERM and SIGINT back to their
+  // default action right after Codex's SIGTERM while it still closes (rt_sigaction SIG_DFL);
+  // Codex's SIGKILL follows regardless, so here it changes nothing the model or the log sees.
+  it.fails('keeps catching SIGINT and SIGTERM until it has exited', async () => {
+    const run = await scripted();
+    expect(run.server).toBeDefined();
+    expect(defaultsAfterFirstSignal(run.server as TracedProcess)).toEqual([]);
+  });
+});

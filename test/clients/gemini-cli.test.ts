@@ -1,0 +1,146 @@
+import { describe, expect, it } from 'vitest';
+import type { ScriptedTurn } from '../helpers/model-servers.js';
+import { type Call, geminiCli, geminiToolName, geminiTurns } from './harness/clients.js';
+import { expectCompletedOffline, once } from './harness/expect.js';
+import { firstRequestText, geminiFunctionResponse, offeredTools } from './harness/received.js';
+import { type ClientRun, type McpTool, runClient } from './harness/run.js';
+import { BODY_MARKER, REFERENCE_MARKER, SCRIPT_MARKER, SKILL_NAMES } from './harness/skills.js';
+import { defaultsAfterFirstSignal, outsideLoopback, type TracedProcess } from './harness/trace.js';
+
+/**
+ * Gemini CLI 0.61.0 (`gemini -p`) with `skillhost mcp` as its MCP server, against a fake of
+ * Gemini's `streamGenerateContent`, offline. Its tools are allowed by a user policy rule.
+ */
+
+const ALL: readonly McpTool[] = [
+  'activate_skill',
+  'read_skill_resource',
+  'run_skill_script',
+  'search_skills',
+];
+const ACTIVATE: Call = { tool: 'activate_skill', input: { name: 'tidy-notes' } };
+const READ: Call = {
+  tool: 'read_skill_resource',
+  input: { name: 'tidy-notes', path: 'references/style.md' },
+};
+const RUN: Call = {
+  tool: 'run_skill_script',
+  input: { name: 'tidy-notes', script: 'scripts/count.sh', args: ['notes.txt'] },
+};
+const SEARCH: Call = { tool: 'search_skills', input: { query: 'tidy up meeting notes' } };
+
+function converse(calls: readonly Call[], allow: readonly McpTool[]): Promise<ClientRun> {
+  return runClient({ api: 'gemini', turns: geminiTurns(calls), ...geminiCli({ allow }) });
+}
+
+/** The response to the conversation's call of `tool`, as the model received it. */
+function received(run: ClientRun, tool: McpTool): string {
+  const response = geminiFunctionResponse(run.requests, geminiToolName(tool));
+  expect(response, run.transcript).toBeDefined();
+  return response?.text ?? '';
+}
+
+describe('Gemini CLI over stdio', () => {
+  const interrupted = once(() =>
+    runClient({
+      api: 'gemini',
+      // The model calls a tool, then never answers: Ctrl-C comes meanwhile.
+      turns: [geminiTurns([READ])[0] as ScriptedTurn, { hang: true }],
+      ...geminiCli({ allow: ['read_skill_resource'] }),
+      interrupt: { afterRequests: 2, signal: 'SIGINT' },
+    }),
+  );
+  const activation = once(() => converse([ACTIVATE], ALL));
+  const read = once(() => converse([READ], ['read_skill_resource']));
+  const scripted = once(() => converse([ACTIVATE, RUN], ALL));
+  const search = once(() => converse([SEARCH], ['search_skills']));
+
+  it('sends the model the catalog (the server instructions)', async () => {
+    const run = await activation();
+    expectCompletedOffline(run, 2);
+    const first = firstRequestText(run.requests);
+    expect(first).toContain('<available_skills>');
+    for (const name of SKILL_NAMES) expect(first).toContain(`<name>${name}</name>`);
+  });
+
+  // known failure: Gemini CLI's bundled policy denies a tool named activate_skill in headless
+  // runs (its own skills tool has that name) and the user's allow rule does not lift it: the
+  // tool is not declared to the model, and its call is answered with
+  // Tool "mcp_skills_activate_skill" not found. Did you mean one of: …
+  it.fails('offers the model every tool the policy allows', async () => {
+    const run = await activation();
+    expect(offeredTools(run.requests[0])).toEqual(expect.arrayContaining(ALL.map(geminiToolName)));
+  });
+
+  // known failure: as above; the model receives
+  // {"error":"Tool \"mcp_skills_activate_skill\" not found. Did you mean one of: …"}
+  it.fails('sends the model the skill body after activate_skill', async () => {
+    expect(received(await activation(), 'activate_skill')).toContain(BODY_MARKER);
+  });
+
+  it('sends the model the file text after read_skill_resource', async () => {
+    const run = await read();
+    expectCompletedOffline(run, 2);
+    expect(received(run, 'read_skill_resource')).toContain(REFERENCE_MARKER);
+  });
+
+  it('runs the script conversation offline', async () => {
+    expectCompletedOffline(await scripted(), 3);
+  });
+
+  // known failure: the skill cannot be activated (above), so the model receives
+  // "… Error SKILL_NOT_ACTIVE: Skill tidy-notes@explicit is not active; activate it before running its scripts"
+  it.fails("sends the model the script's output after run_skill_script", async () => {
+    expect(received(await scripted(), 'run_skill_script')).toContain(
+      `${SCRIPT_MARKER} counted notes.txt`,
+    );
+  });
+
+  it('sends the model the matching skills after search_skills', async () => {
+    const run = await search();
+    expectCompletedOffline(run, 2);
+    expect(received(run, 'search_skills')).toContain('tidy-notes');
+  });
+
+  it('keeps asking: without its policy rule a tool is withheld from the model', async () => {
+    const run = await converse([READ], []);
+    expectCompletedOffline(run, 2);
+    expect(offeredTools(run.requests[0])).not.toContain(geminiToolName('read_skill_resource'));
+    expect(run.audit.map((record) => record.event)).not.toContain('resource-read');
+  });
+
+  it('ends the server cleanly when it is done: exit status 0, the audit session closed', async () => {
+    const run = await read();
+    expect(run.server, 'the server process in the trace').toBeDefined();
+    expect(run.server?.end, JSON.stringify(run.server?.signals)).toEqual(
+      expect.objectContaining({ code: 0 }),
+    );
+    expect(run.audit.at(-1)?.event).toBe('session-end');
+    console.info(
+      `Gemini CLI: spawn to initialize answer ${run.initializeSeconds?.toFixed(3)} s; signals to the server: ${run.server?.signals.map((signal) => signal.name).join(', ') || 'none'}`,
+    );
+  });
+
+  it('passes a Ctrl-C (SIGINT to the process group) mid-turn on to the server', async () => {
+    const run = await interrupted();
+    expect(outsideLoopback(run.trace)).toEqual([]);
+    expect(
+      run.audit.map((record) => record.event),
+      run.transcript,
+    ).toContain('resource-read');
+    expect(run.server?.signals.map((signal) => signal.name)).toContain('SIGINT');
+    console.info(
+      `Gemini CLI, Ctrl-C: signals to the server: ${run.server?.signals.map((signal) => `${signal.name} from ${signal.from}`).join(', ')}; end: ${JSON.stringify(run.server?.end)}`,
+    );
+  });
+
+  // known failure: the server sets SIGINT and SIGTERM back to their default action right after
+  // the first signal (rt_sigaction SIG_DFL), while it still closes; Gemini CLI sends SIGTERM
+  // after the terminal's SIGINT, and when it lands in that window the server is "killed by
+  // SIGTERM" (exit 143) after session-end (about half the runs here; the others exit 0).
+  it.fails('keeps catching SIGINT and SIGTERM until it has exited', async () => {
+    const run = await interrupted();
+    expect(run.server).toBeDefined();
+    expect(defaultsAfterFirstSignal(run.server as TracedProcess)).toEqual([]);
+  });
+});
