@@ -151,7 +151,7 @@ export function parseAgentManifest(
           report(
             'AGENT_FIELD_UNKNOWN',
             'warning',
-            `Unknown field 'models.${key.slice(0, 80)}' is ignored`,
+            `Unknown field ${quote(`models.${key}`)} is ignored`,
             offset,
           );
           continue;

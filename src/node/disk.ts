@@ -9,6 +9,7 @@ import {
   type ValidationReport,
 } from '../core.js';
 import { bindYaml } from '../internal.js';
+import { quote } from '../quote.js';
 import { createNodeFileSystem } from './fs.js';
 import { loadYaml } from './yaml.js';
 
@@ -27,7 +28,7 @@ function absolute(path: string, cwd: string | undefined): string {
   if (cwd === undefined) {
     throw new SkillhostError(
       'USAGE',
-      `Relative path '${path}' needs the cwd option (the library does not read the working directory)`,
+      `Relative path ${quote(path)} needs the cwd option (the library does not read the working directory)`,
       { details: { path } },
     );
   }

@@ -1,3 +1,4 @@
+import { quote } from '../quote.js';
 import { type CanonicalTool, COMMAND_TOOLS, canonicalTool, DEVICES } from './tools.js';
 
 /** One entry of an `allowed-tools` value, understood. */
@@ -115,7 +116,7 @@ export function parseAllowedTools(value: string): ParsedAllowedTools {
           kind: 'unknown',
           raw: text,
           offset,
-          message: `Unknown device '${text}' (known: ${Object.keys(DEVICES).join(', ')})`,
+          message: `Unknown device ${quote(text)} (known: ${Object.keys(DEVICES).join(', ')})`,
         });
         continue;
       }
@@ -126,7 +127,7 @@ export function parseAllowedTools(value: string): ParsedAllowedTools {
           kind: 'too-broad',
           raw: text,
           offset,
-          message: `'${text}' stands for every shell command; it narrows but pre-approves nothing`,
+          message: `${quote(text)} stands for every shell command; it narrows but pre-approves nothing`,
         });
       continue;
     }
@@ -136,7 +137,7 @@ export function parseAllowedTools(value: string): ParsedAllowedTools {
         kind: 'malformed',
         raw: text,
         offset,
-        message: `Entry '${text}' is neither Tool, Tool(pattern) nor a /dev/ device`,
+        message: `Entry ${quote(text)} is neither Tool, Tool(pattern) nor a /dev/ device`,
       });
       continue;
     }
@@ -144,7 +145,7 @@ export function parseAllowedTools(value: string): ParsedAllowedTools {
     const pattern = match[2];
     const tool = canonicalTool(name);
     if (tool === undefined) {
-      problems.push({ kind: 'unknown', raw: text, offset, message: `Unknown tool '${name}'` });
+      problems.push({ kind: 'unknown', raw: text, offset, message: `Unknown tool ${quote(name)}` });
       continue;
     }
     if (!COMMAND_TOOLS.has(tool)) {
@@ -153,7 +154,7 @@ export function parseAllowedTools(value: string): ParsedAllowedTools {
           kind: 'malformed',
           raw: text,
           offset,
-          message: `Entry '${text}' has an empty pattern`,
+          message: `Entry ${quote(text)} has an empty pattern`,
         });
         continue;
       }
@@ -183,7 +184,7 @@ export function parseAllowedTools(value: string): ParsedAllowedTools {
         kind: 'too-broad',
         raw: text,
         offset,
-        message: `'${text}' allows every shell command; it narrows but pre-approves nothing`,
+        message: `${quote(text)} allows every shell command; it narrows but pre-approves nothing`,
       });
       continue;
     }
@@ -199,7 +200,7 @@ export function parseAllowedTools(value: string): ParsedAllowedTools {
         kind: 'malformed',
         raw: text,
         offset,
-        message: `Command pattern '${trimmed}' must be plain words, optionally ending in :* (e.g. Bash(git status:*))`,
+        message: `Command pattern ${quote(trimmed)} must be plain words, optionally ending in :* (e.g. Bash(git status:*))`,
       });
       continue;
     }

@@ -1,3 +1,4 @@
+import { quote } from '../quote.js';
 import type { ToolGrant } from './allowed-tools.js';
 import type { CommandAnalysis, ExecutedCommand } from './command-analysis.js';
 import { globMatches, type ScriptCall, scriptCommandLines } from './coverage.js';
@@ -106,7 +107,8 @@ export function commandRulings(
   for (const rule of rules) {
     if (!rule.tools.some((tool) => COMMAND_TOOLS.has(tool))) continue;
     const pattern = rule.command;
-    if (pattern === undefined) return { denied: { rule, reason: `The host denies '${rule.raw}'` } };
+    if (pattern === undefined)
+      return { denied: { rule, reason: `The host denies ${quote(rule.raw)}` } };
     patterned.push(rule);
     for (const command of analysis.executed) {
       const match: DenyMatch = denyMatches(command, pattern);
@@ -114,16 +116,16 @@ export function commandRulings(
         return {
           denied: {
             rule,
-            reason: `The host denies '${rule.raw}'${place(command) === '' ? '' : `: '${shown(command)}' ${place(command)}`}`,
+            reason: `The host denies ${quote(rule.raw)}${place(command) === '' ? '' : `: ${quote(shown(command))} ${place(command)}`}`,
           },
         };
       }
       if (match === 'maybe')
-        doubt ??= `the host denies '${rule.raw}', and '${shown(command)}'${place(command) === '' ? '' : ` (${place(command)})`} may run it`;
+        doubt ??= `the host denies ${quote(rule.raw)}, and ${quote(shown(command))}${place(command) === '' ? '' : ` (${place(command)})`} may run it`;
     }
   }
   if (doubt === undefined && patterned.length > 0 && analysis.opaque.length > 0) {
-    doubt = `the host denies ${patterned.map((rule) => `'${rule.raw}'`).join(', ')}, and this command may run a program that cannot be seen (${analysis.opaque[0]})`;
+    doubt = `the host denies ${patterned.map((rule) => `${quote(rule.raw)}`).join(', ')}, and this command may run a program that cannot be seen (${analysis.opaque[0]})`;
   }
   return doubt === undefined ? {} : { doubt };
 }
@@ -137,7 +139,7 @@ export function toolDenial(
   for (const rule of rules) {
     if (!rule.tools.includes(tool as CanonicalTool)) continue;
     if (rule.path !== undefined && (path === undefined || !globMatches(rule.path, path))) continue;
-    return { rule, reason: `The host denies '${rule.raw}'` };
+    return { rule, reason: `The host denies ${quote(rule.raw)}` };
   }
   return undefined;
 }
@@ -182,7 +184,8 @@ export function scriptCommandRule(
             pattern,
           ) !== 'no',
       );
-    if (matched) return `${prefix}, and the host denies '${rule.raw}': no skill can pre-approve it`;
+    if (matched)
+      return `${prefix}, and the host denies ${quote(rule.raw)}: no skill can pre-approve it`;
   }
   return undefined;
 }

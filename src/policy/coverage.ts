@@ -1,3 +1,4 @@
+import { quote } from '../quote.js';
 import type { ToolGrant } from './allowed-tools.js';
 import { argvMatches } from './command.js';
 import type { CommandAnalysis } from './command-analysis.js';
@@ -68,7 +69,7 @@ export function scriptCommandLines(script: ScriptCall): string[][] {
 export function coversScript(grant: ToolGrant, script: ScriptCall): Coverage {
   if (grant.tools.includes('run_skill_script')) {
     if (grant.path !== undefined && !globMatches(grant.path, script.path)) {
-      return { covered: false, near: `the script is outside '${grant.raw}'` };
+      return { covered: false, near: `the script is outside ${quote(grant.raw)}` };
     }
     return { covered: true };
   }
@@ -93,13 +94,16 @@ export function coversCommand(grant: ToolGrant, analysis: CommandAnalysis): Cove
   if (analysis.problems.length > 0) {
     return {
       covered: false,
-      near: `the command has ${analysis.problems.join(' and ')}, which '${grant.raw}' does not cover`,
+      near: `the command has ${analysis.problems.join(' and ')}, which ${quote(grant.raw)} does not cover`,
     };
   }
   for (const segment of analysis.segments) {
     const argv = segment.words.map((word) => word.text);
     if (!argvMatches(argv, pattern))
-      return { covered: false, near: `'${argv.join(' ')}' is not covered by '${grant.raw}'` };
+      return {
+        covered: false,
+        near: `${quote(argv.join(' '))} is not covered by ${quote(grant.raw)}`,
+      };
   }
   if (!pattern.prefix) return { covered: true };
   for (const segment of analysis.segments) {
@@ -111,7 +115,7 @@ export function coversCommand(grant: ToolGrant, analysis: CommandAnalysis): Cove
       return {
         covered: false,
         table: true,
-        near: `${beyond.reason}; '${grant.raw}' covers the program's own work, not that`,
+        near: `${beyond.reason}; ${quote(grant.raw)} covers the program's own work, not that`,
       };
     }
   }
@@ -127,14 +131,14 @@ export function coversRequest(
 ): Coverage {
   if (!grant.tools.includes(tool)) return { covered: false };
   if (!grant.preApprovable)
-    return { covered: false, near: `'${grant.raw}' is too broad to pre-approve` };
+    return { covered: false, near: `${quote(grant.raw)} is too broad to pre-approve` };
   if (COMMAND_TOOLS.has(tool)) {
     if (analysis === undefined) return { covered: false };
     return coversCommand(grant, analysis);
   }
   if (grant.path !== undefined) {
     if (request.path === undefined || !globMatches(grant.path, request.path)) {
-      return { covered: false, near: `the path is outside '${grant.raw}'` };
+      return { covered: false, near: `the path is outside ${quote(grant.raw)}` };
     }
   }
   return { covered: true };

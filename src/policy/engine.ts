@@ -1,3 +1,4 @@
+import { quote } from '../quote.js';
 import { parseAllowedTools, type ToolGrant } from './allowed-tools.js';
 import { analyseCommand, type CommandAnalysis } from './command-analysis.js';
 import { commandRulings, scriptCommandRule, toolDenial } from './command-rules.js';
@@ -165,7 +166,7 @@ export function evaluate(request: ToolRequest, context: PolicyContext): PolicyDe
     return decide(
       'deny',
       'ceiling',
-      `The host does not have the tool '${request.tool}'; no skill can add it`,
+      `The host does not have the tool ${quote(request.tool)}; no skill can add it`,
     );
   }
   const denyRules = denyRulesOf(config.deny);
@@ -201,7 +202,7 @@ export function evaluate(request: ToolRequest, context: PolicyContext): PolicyDe
   const defaultOf = (name: string) => config.defaults?.[name] ?? config.defaultDecision ?? 'ask';
   const baseline = config.defaults?.[tool] ?? config.defaults?.[request.tool] ?? defaultOf(tool);
   if (baseline === 'deny')
-    return decide('deny', 'host-default', `The host denies '${request.tool}' by default`);
+    return decide('deny', 'host-default', `The host denies ${quote(request.tool)} by default`);
   const script = tool === 'run_skill_script' ? request.script : undefined;
   const approved =
     script !== undefined &&
@@ -245,7 +246,9 @@ export function evaluate(request: ToolRequest, context: PolicyContext): PolicyDe
           ...(allowed.grant === undefined ? {} : { grant: allowed.grant }),
         });
   if (baseline === 'allow')
-    return unless(decide('allow', 'host-default', `The host allows '${request.tool}' by default`));
+    return unless(
+      decide('allow', 'host-default', `The host allows ${quote(request.tool)} by default`),
+    );
   if (approved) return approval();
   let near: { reason: string; skill: string; grant: string; table: boolean } | undefined;
   let untrusted: string | undefined;
@@ -258,7 +261,7 @@ export function evaluate(request: ToolRequest, context: PolicyContext): PolicyDe
           continue;
         }
         return unless(
-          decide('allow', 'skill-grant', `Pre-approved by ${skill.address}: '${grant.raw}'`, {
+          decide('allow', 'skill-grant', `Pre-approved by ${skill.address}: ${quote(grant.raw)}`, {
             skill: skill.address,
             grant: grant.raw,
           }),
@@ -291,5 +294,5 @@ export function evaluate(request: ToolRequest, context: PolicyContext): PolicyDe
       `Confirmation needed: ${near.reason}`,
       { skill: near.skill, grant: near.grant },
     );
-  return decide('ask', 'host-default', `Confirmation needed for '${request.tool}'`);
+  return decide('ask', 'host-default', `Confirmation needed for ${quote(request.tool)}`);
 }

@@ -1,3 +1,4 @@
+import { quote } from '../quote.js';
 import { parseAllowedTools, type ToolGrant } from './allowed-tools.js';
 import { argvMatches } from './command.js';
 import { coversScript, globMatches } from './coverage.js';
@@ -319,7 +320,7 @@ export function explainGrants(
         notes.push(`${verdict.call}: ${verdict.decision} (${verdict.reason})`);
     }
     if (partial.length > 0)
-      notes.push(`the host denies ${partial.map((rule) => `'${rule}'`).join(', ')}`);
+      notes.push(`the host denies ${partial.map((rule) => `${quote(rule)}`).join(', ')}`);
     if (exceptions.length > 0) notes.push('options that run other programs still ask');
     const limited = verdicts.length !== allowed.length || partial.length > 0 || missing.length > 0;
     explanations.push({

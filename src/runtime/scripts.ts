@@ -3,6 +3,7 @@ import { checkResourcePath } from '../disclosure/resources.js';
 import { SkillhostError } from '../errors.js';
 import { decodeSkillText } from '../format/text.js';
 import { isWithinPath, joinPath } from '../paths.js';
+import { quote } from '../quote.js';
 import type { RegistryEntry } from '../registry/registry.js';
 
 const byExtension: Readonly<Record<string, ScriptInterpreter>> = {
@@ -67,7 +68,7 @@ export function loadScript(
   if (!check.ok)
     throw new SkillhostError(
       'RESOURCE_PATH_INVALID',
-      `Script path ${JSON.stringify(script.slice(0, 200))} is refused: ${check.reason}`,
+      `Script path ${quote(script)} is refused: ${check.reason}`,
     );
   const path = check.path;
   if (!path.startsWith('scripts/')) {
