@@ -29,7 +29,8 @@ function policyOf(decision: PolicyDecision) {
   return { decision: decision.decision, effect: decision.effect, rule: decision.rule };
 }
 
-export function sessionStartRecord(policy: PolicyConfig): AuditEventInput {
+/** The start of an audit session; a session opened from another names it (`parent`). */
+export function sessionStartRecord(policy: PolicyConfig, parent?: string): AuditEventInput {
   return {
     event: 'session-start',
     details: {
@@ -38,6 +39,7 @@ export function sessionStartRecord(policy: PolicyConfig): AuditEventInput {
         narrow: policy.narrow ?? false,
         shadow: policy.shadow ?? false,
       },
+      ...(parent === undefined ? {} : { parent_session: parent }),
     },
   };
 }

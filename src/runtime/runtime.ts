@@ -43,6 +43,7 @@ import {
   readRecord,
   sessionStartRecord,
 } from './records.js';
+import { RegistryHub } from './hub.js';
 import { runSkillScript, type ScriptSettings } from './script-run.js';
 import {
   callRuntimeTool,
@@ -90,6 +91,9 @@ const DEFAULT_LISTING = { maxFiles: 100, maxDepth: 4 };
 /** The facade behind the `SkillRuntime` interface. */
 export class Runtime implements SkillRuntime {
   readonly #parts: RuntimeParts;
+  readonly #hub: RegistryHub;
+  /** The session that opened the registry owns it (closes the watch); others only read it. */
+  readonly #ownsRegistry: boolean;
   readonly #registry: SkillRegistry;
   readonly #session: SkillSession;
   readonly #trail: AuditTrail;
@@ -99,26 +103,20 @@ export class Runtime implements SkillRuntime {
   readonly #gateConfig: PolicyConfig;
   /** Grants of skills activated in the current turn. */
   readonly #grants = new Map<string, ActiveSkillGrants>();
-  readonly #listeners = new Set<(changes: RegistryChanges) => void>();
   /** Tool calls run one at a time, in the order they were made. */
   #queue: Promise<unknown> = Promise.resolve();
-  #watch: WatchHandle | undefined;
-  #revision = 0;
-  #tools: { readonly revision: number; readonly tools: ToolDefinition[] } | undefined;
+  readonly #sessions = new Set<Runtime>();
+  #closed = false;
 
-  constructor(parts: RuntimeParts) {
+  /**
+   * Opens the registry and records what each source holds; with `hub`, a further session over
+   * a registry another session opened (`openSession`).
+   */
+  constructor(parts: RuntimeParts, hub?: { readonly hub: RegistryHub; readonly parent: string }) {
     this.#parts = parts;
-    this.#registry = SkillRegistry.open({
-      fs: parts.fs,
-      sources: parts.sources,
-      hash: parts.hash,
-      ...(parts.precedence === undefined ? {} : { precedence: parts.precedence }),
-      ...(parts.discovery === undefined ? {} : { discovery: parts.discovery }),
-      ...(parts.cache === undefined ? {} : { cache: parts.cache }),
-      ...(parts.version === undefined ? {} : { version: parts.version }),
-      ...(parts.keepScans === undefined ? {} : { keepScans: parts.keepScans }),
-      ...(parts.yaml === undefined ? {} : { yaml: parts.yaml }),
-    });
+    this.#ownsRegistry = hub === undefined;
+    this.#hub = hub?.hub ?? new RegistryHub(Runtime.#openRegistry(parts));
+    this.#registry = this.#hub.registry;
     const listing = { ...DEFAULT_LISTING, ...parts.listing };
     this.#session = new SkillSession(this.#registry, {
       fs: parts.fs,
@@ -150,7 +148,8 @@ export class Runtime implements SkillRuntime {
       gate: (request) => this.#gate(request),
       grant: (grants) => this.#grants.set(grants.address, grants),
     };
-    this.#record(sessionStartRecord(parts.policy));
+    this.#record(sessionStartRecord(parts.policy, hub?.parent));
+    if (hub !== undefined) return;
     for (const source of this.#registry.sources) {
       const entries = this.#registry.entries.filter((entry) => entry.source === source);
       const findings = this.#registry.diagnostics.filter(
@@ -158,6 +157,20 @@ export class Runtime implements SkillRuntime {
       );
       this.#record(discoveryRecord(source, entries, findings));
     }
+  }
+
+  static #openRegistry(parts: RuntimeParts): SkillRegistry {
+    return SkillRegistry.open({
+      fs: parts.fs,
+      sources: parts.sources,
+      hash: parts.hash,
+      ...(parts.precedence === undefined ? {} : { precedence: parts.precedence }),
+      ...(parts.discovery === undefined ? {} : { discovery: parts.discovery }),
+      ...(parts.cache === undefined ? {} : { cache: parts.cache }),
+      ...(parts.version === undefined ? {} : { version: parts.version }),
+      ...(parts.keepScans === undefined ? {} : { keepScans: parts.keepScans }),
+      ...(parts.yaml === undefined ? {} : { yaml: parts.yaml }),
+    });
   }
 
   get sources(): readonly SkillSource[] {
@@ -169,7 +182,7 @@ export class Runtime implements SkillRuntime {
   }
 
   get revision(): number {
-    return this.#revision;
+    return this.#hub.revision;
   }
 
   get grants(): readonly ActiveSkillGrants[] {
@@ -408,9 +421,7 @@ export class Runtime implements SkillRuntime {
   tools(): ToolDefinition[] {
     // The definitions depend only on the offered skills (the registry), the policy and the
     // runner, and the last two are fixed for the runtime's life.
-    if (this.#tools?.revision !== this.#revision)
-      this.#tools = { revision: this.#revision, tools: runtimeTools(this) };
-    return this.#tools.tools;
+    return this.#hub.tools(() => runtimeTools(this));
   }
 
   callTool(name: string, input: unknown): Promise<ToolCallResult> {
@@ -431,39 +442,42 @@ export class Runtime implements SkillRuntime {
   }
 
   refresh(): RegistryChanges {
-    const changes = this.#registry.refresh();
-    this.#announce(changes);
-    return changes;
-  }
-
-  #announce(changes: RegistryChanges): void {
-    if (changes.added.length + changes.removed.length + changes.changed.length === 0) return;
-    this.#revision += 1;
-    for (const listener of this.#listeners) listener(changes);
+    return this.#hub.refresh();
   }
 
   watch(watcher: DirectoryWatcher, options: { readonly debounceMs?: number } = {}): WatchHandle {
-    if (this.#watch !== undefined) return this.#watch;
-    const handle = this.#registry.watch(watcher, (changes) => this.#announce(changes), options);
-    this.#watch = {
-      close: async () => {
-        this.#watch = undefined;
-        await handle.close();
-      },
-    };
-    return this.#watch;
+    return this.#hub.watch(watcher, options);
   }
 
   onChange(listener: (changes: RegistryChanges) => void): () => void {
-    this.#listeners.add(listener);
-    return () => {
-      this.#listeners.delete(listener);
-    };
+    return this.#hub.onChange(listener);
+  }
+
+  openSession(options: { readonly id: string }): SkillRuntime {
+    if (this.#closed)
+      throw new SkillhostError('USAGE', 'This runtime is closed; open sessions before closing it');
+    const session = new Runtime(
+      { ...this.#parts, audit: { sink: this.#parts.audit.sink, sessionId: options.id } },
+      { hub: this.#hub, parent: this.#parts.audit.sessionId },
+    );
+    this.#sessions.add(session);
+    session.#sessions.add(this);
+    return session;
+  }
+
+  get sessionId(): string {
+    return this.#parts.audit.sessionId;
   }
 
   async close(): Promise<void> {
-    this.#listeners.clear();
-    await this.#watch?.close();
+    if (this.#closed) return;
+    this.#closed = true;
+    for (const other of this.#sessions) other.#sessions.delete(this);
+    // The session that opened the registry closes its sessions and the watch with it.
+    if (this.#ownsRegistry) {
+      for (const session of [...this.#sessions]) await session.close();
+      await this.#hub.close();
+    }
     this.#trail.close();
   }
 }

@@ -175,6 +175,14 @@ export interface SkillRuntime {
   watch(watcher: DirectoryWatcher, options?: { readonly debounceMs?: number }): WatchHandle;
   /** Calls `listener` after every registry change; returns the unsubscribe. */
   onChange(listener: (changes: RegistryChanges) => void): () => void;
+  /**
+   * Opens another session over the same registry, policy and audit log: its own activations,
+   * grants, call queue and audit session (`id`). Each client of a server, each agent session,
+   * gets one. Closing this runtime closes the sessions it opened.
+   */
+  openSession(options: { readonly id: string }): SkillRuntime;
+  /** The audit session id of this session. */
+  readonly sessionId: string;
   /** Counts registry changes: equal values mean the offered skills, tools and catalog are unchanged. */
   readonly revision: number;
   /** Stops watching and ends the audit session. */

@@ -268,4 +268,49 @@ describe('SkillRuntime: the one door', () => {
       findings: [expect.stringContaining('WALK_SKILL_LIMIT')],
     });
   });
+
+  it('opens sessions over one registry: own activations, grants, queue and audit session', async () => {
+    const { fs, runtime, sink } = setup();
+    const a = runtime.openSession({ id: 'client-a' });
+    const b = runtime.openSession({ id: 'client-b' });
+    expect(a.sessionId).toBe('client-a');
+    a.activate('report', { triggeredBy: 'model' });
+    expect(a.isActive('report')).toBe(true);
+    expect(b.isActive('report')).toBe(false);
+    expect(runtime.isActive('report')).toBe(false);
+    expect(a.grants.map((grant) => grant.address)).toEqual(['report@mem']);
+    expect(b.grants).toEqual([]);
+    // One registry: a change is heard by every session, and the revision is shared.
+    const heard: string[] = [];
+    b.onChange(() => heard.push('b'));
+    fs.write(
+      '/skills/later/SKILL.md',
+      '---\nname: later\ndescription: Later. Use later.\n---\n# L\n',
+    );
+    a.refresh();
+    expect(heard).toEqual(['b']);
+    expect(b.revision).toBe(a.revision);
+    expect(b.offered().map((entry) => entry.name)).toContain('later');
+    // Each session has its own chained audit session, naming the one it came from.
+    const starts = sink.records().filter((record) => record.event === 'session-start');
+    expect(starts.map((record) => record.session_id)).toEqual(['door', 'client-a', 'client-b']);
+    expect(starts[1]?.details).toMatchObject({ parent_session: 'door' });
+    await a.close();
+    expect(
+      sink
+        .records()
+        .filter((record) => record.event === 'session-end')
+        .map((r) => r.session_id),
+    ).toEqual(['client-a']);
+    // Closing the runtime closes the sessions still open, then its own.
+    await runtime.close();
+    expect(
+      sink
+        .records()
+        .filter((record) => record.event === 'session-end')
+        .map((r) => r.session_id),
+    ).toEqual(['client-a', 'client-b', 'door']);
+    expect(sink.parsed().problems).toEqual([]);
+    expect(() => runtime.openSession({ id: 'late' })).toThrow('closed');
+  });
 });
