@@ -36,6 +36,7 @@ import {
   activateWithoutAsking,
 } from './activate.js';
 import { type AgentBase, type LoadAgentOptions, type LoadedAgent, loadAgent } from './agents.js';
+import { RegistryHub } from './hub.js';
 import {
   discoveryRecord,
   failureRecord,
@@ -43,7 +44,6 @@ import {
   readRecord,
   sessionStartRecord,
 } from './records.js';
-import { RegistryHub } from './hub.js';
 import { runSkillScript, type ScriptSettings } from './script-run.js';
 import {
   callRuntimeTool,
