@@ -23,6 +23,7 @@ import type {
   ReadWithinOptions,
   SkillFileSystem,
 } from '../deps.js';
+import { notRegular } from '../read-results.js';
 import { statusMany } from './stat-many.js';
 
 const OPEN_FLAGS = constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0) | (constants.O_NONBLOCK ?? 0);
@@ -83,25 +84,6 @@ function isSymbolicLink(path: string): boolean {
 export function isInside(parent: string, child: string): boolean {
   const rel = relative(parent, child);
   return rel === '' || (!rel.startsWith('..') && !isAbsolute(rel));
-}
-
-function describeKind(kind: EntryKind): string {
-  switch (kind) {
-    case 'directory':
-      return 'a directory';
-    case 'fifo':
-      return 'a FIFO (named pipe)';
-    case 'socket':
-      return 'a socket';
-    case 'device':
-      return 'a device';
-    default:
-      return 'not a regular file';
-  }
-}
-
-function notRegular(kind: EntryKind): ReadResult {
-  return { ok: false, problem: 'not-regular', message: `It is ${describeKind(kind)}`, kind };
 }
 
 /**

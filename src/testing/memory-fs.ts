@@ -1,6 +1,5 @@
 import type {
   DirectoryEntry,
-  EntryKind,
   FileStatus,
   ListResult,
   ReadResult,
@@ -8,6 +7,7 @@ import type {
   SkillFileSystem,
 } from '../deps.js';
 import { isWithinPath, joinPath } from '../paths.js';
+import { notRegular } from '../read-results.js';
 
 /**
  * One entry of an in-memory tree: text or bytes are a regular file; the object forms make a
@@ -91,25 +91,6 @@ function lexicalPath(path: string, base: string): string {
     else parts.push(part);
   }
   return `/${parts.join('/')}`;
-}
-
-function describeKind(kind: EntryKind): string {
-  switch (kind) {
-    case 'directory':
-      return 'a directory';
-    case 'fifo':
-      return 'a FIFO (named pipe)';
-    case 'socket':
-      return 'a socket';
-    case 'device':
-      return 'a device';
-    default:
-      return 'not a regular file';
-  }
-}
-
-function notRegular(kind: EntryKind): ReadResult {
-  return { ok: false, problem: 'not-regular', message: `It is ${describeKind(kind)}`, kind };
 }
 
 const MISSING: ReadResult = { ok: false, problem: 'missing', message: 'No such file' };
