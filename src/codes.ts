@@ -563,7 +563,82 @@ export const CODES = {
   MODEL_PROVIDER_UNKNOWN: code(
     'usage',
     'The provider is not one skillhost knows.',
-    'Use claude, openai or cursor (see the model table in the README).',
+    'Use anthropic, openai or openai-compatible (model APIs), or claude or cursor (command-line agents); see the model table in the README.',
+  ),
+  MODEL_PROVIDER_CLI: code(
+    'usage',
+    'The provider is a command-line agent (claude, cursor), which agent run does not drive yet.',
+    'Choose a model API: --provider anthropic (ANTHROPIC_API_KEY), openai (OPENAI_API_KEY) or openai-compatible (--base-url).',
+  ),
+  MODEL_KEY_MISSING: code(
+    'usage',
+    "The provider's API key is not set.",
+    'Set ANTHROPIC_API_KEY or OPENAI_API_KEY in the environment (or in $SKILLHOST_HOME/keys.json, readable only by you); keys are never taken from arguments.',
+  ),
+  MODEL_BASE_URL_INVALID: code(
+    'usage',
+    "The provider's base URL is missing (openai-compatible needs one), not http(s), or carries credentials.",
+    'Pass --base-url http://HOST:PORT/v1, or set ANTHROPIC_BASE_URL / OPENAI_BASE_URL; keep keys out of the URL.',
+  ),
+  MODEL_OVERLOADED: code(
+    'runtime',
+    'The model API is overloaded (HTTP 529 or an overloaded_error in the stream), after retries.',
+    'Try again later, or name a fallback model in agent.yaml (models.fallback).',
+  ),
+  MODEL_RATE_LIMITED: code(
+    'runtime',
+    'The model API refused the request for its rate limit, longer than the retries could wait.',
+    'Wait and try again, or name a fallback model in agent.yaml (models.fallback).',
+  ),
+  MODEL_NOT_FOUND: code(
+    'runtime',
+    'The provider does not serve this model.',
+    'Check the model id (--model, models.preferred) against the provider, or name a fallback.',
+  ),
+  MODEL_AUTH_FAILED: code(
+    'runtime',
+    'The model API refused the key (HTTP 401 or 403).',
+    'Check the API key in the environment and its permissions.',
+  ),
+  MODEL_BAD_REQUEST: code(
+    'runtime',
+    'The model API rejected the request as malformed (HTTP 4xx); the fallback would get the same request, so it is not tried.',
+    'Read the message; a local server may not support tools or the model named.',
+  ),
+  MODEL_REQUEST_FAILED: code(
+    'runtime',
+    'The model request failed: a server error after retries, a network error, or a stream that broke.',
+    'Check the base URL and the network, then try again.',
+  ),
+  MODEL_REFUSED: code(
+    'runtime',
+    'The model refused to answer (a refusal or content filter stop).',
+    'Rephrase the task, or name a fallback model in agent.yaml.',
+  ),
+  AGENT_LIMIT_REACHED: code(
+    'runtime',
+    "The run stopped at a limit: steps, output tokens, wall time, or the agent's context_budget.",
+    'Raise the limit (--max-steps, context_budget in agent.yaml), or give a smaller task.',
+  ),
+  AGENT_INTERRUPTED: code(
+    'runtime',
+    'The run was interrupted (Ctrl-C, or quit at an approval prompt).',
+    'Continue it with --resume ID.',
+  ),
+  APPROVAL_ENTRY_INVALID: code(
+    'usage',
+    'An --allow entry is not an allowed-tools entry.',
+    'Write entries as in allowed-tools, e.g. --allow run_skill_script or --allow "Bash(sh scripts/run.sh:*)".',
+  ),
+  SESSION_NOT_FOUND: code(
+    'usage',
+    'No session has this id.',
+    'List the sessions with skillhost sessions list.',
+  ),
+  SESSION_INVALID: code(
+    'file',
+    'The session file cannot be read as a session log (a line is not JSON, or the header is missing).',
+    'Start a new session; the file is kept as it is.',
   ),
   MODEL_UNKNOWN: code(
     'usage',

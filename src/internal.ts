@@ -21,6 +21,39 @@ export { mediaTypeOf } from './disclosure/resources.js';
 export { splitFrontmatter } from './format/frontmatter.js';
 export { parseYamlFast } from './format/yaml-fast.js';
 export { parseYamlWithLibrary } from './format/yaml-library.js';
+export {
+  type ApprovalAsker,
+  ApprovalBroker,
+  type ApprovalBrokerOptions,
+  type ApprovalDecision,
+  type ApprovalRequest,
+  canonicalJson,
+  NO_TERMINAL_NOTE,
+} from './loop/approvals.js';
+export {
+  EVENT_SCHEMA_VERSION,
+  type LoopEvent,
+  type LoopLimit,
+  type LoopStatus,
+  type LoopUsage,
+} from './loop/events.js';
+export {
+  type AgentLoopOptions,
+  type AgentLoopResult,
+  type LoopApprovals,
+  type LoopLimits,
+  type LoopRuntime,
+  type ModelAuditEvent,
+  runAgentLoop,
+} from './loop/loop.js';
+export {
+  API_PROVIDERS,
+  type ApiProviderName,
+  isApiProvider,
+  type ModelHandle,
+  modelHandle,
+  type ProviderConnection,
+} from './loop/providers.js';
 export { RUNTIME_TOOLS_ALLOWED_BY_DEFAULT } from './policy/tools.js';
 export { quote } from './quote.js';
 export { SkillRegistry } from './registry/registry.js';

@@ -46,7 +46,19 @@ const allowed: Record<string, readonly string[]> = {
   disclosure: ['format', 'registry', 'skill-files'],
   agents: ['format'],
   runtime: ['format', 'skill-files', 'registry', 'disclosure', 'policy', 'audit', 'agents'],
-  root: ['format', 'skill-files', 'registry', 'disclosure', 'policy', 'audit', 'agents', 'runtime'],
+  // The agent loop: the runtime's tools driven by a model through the AI SDK.
+  loop: ['format', 'policy', 'agents', 'runtime'],
+  root: [
+    'format',
+    'skill-files',
+    'registry',
+    'disclosure',
+    'policy',
+    'audit',
+    'agents',
+    'runtime',
+    'loop',
+  ],
   testing: [
     'root',
     'format',
@@ -75,6 +87,8 @@ const allowedPackages: Record<string, readonly string[]> = {
   format: ['yaml'],
   root: ['yaml'],
   disclosure: ['gpt-tokenizer'],
+  // Loaded with import() when a model is called; only types are imported statically.
+  loop: ['ai', '@ai-sdk/anthropic', '@ai-sdk/openai', '@ai-sdk/openai-compatible'],
 };
 
 function isNodeBuiltin(specifier: string): boolean {

@@ -2,11 +2,17 @@ import { SkillhostError } from '../errors.js';
 import { quote } from '../quote.js';
 import type { AgentModels } from './manifest.js';
 
-/** A provider skillhost can plan for; `claude` is the default, as the agent format says. */
-export type ProviderName = 'claude' | 'openai' | 'cursor';
+/**
+ * A provider skillhost can plan for; `claude` is the default, as the agent format says.
+ * `claude` and `cursor` are command-line agents; `anthropic`, `openai` and `openai-compatible`
+ * are model APIs that `skillhost agent run` calls itself.
+ */
+export type ProviderName = 'claude' | 'cursor' | 'anthropic' | 'openai' | 'openai-compatible';
 
 export interface ProviderInfo {
   readonly name: ProviderName;
+  /** `api`: a model API the agent loop calls; `cli`: a command-line agent that runs its own loop. */
+  readonly kind: 'api' | 'cli';
   /** Other spellings that mean this provider. */
   readonly synonyms: readonly string[];
   /** The model used when neither the command line nor the manifest names one. */
@@ -17,6 +23,16 @@ export interface ProviderInfo {
   readonly modelId: RegExp;
 }
 
+const CLAUDE_ALIASES = {
+  sonnet: 'claude-sonnet-4-5',
+  opus: 'claude-opus-4-5',
+  haiku: 'claude-haiku-4-5',
+} as const;
+const CLAUDE_MODEL_ID = /^claude-[a-z0-9][a-z0-9.-]*$/;
+
+/** The tier names every provider with tiers knows; they mean nothing to a local server. */
+const TIERS = new Set(['sonnet', 'opus', 'haiku']);
+
 /**
  * The one table of providers and model aliases. `sonnet`, `opus` and `haiku` are tiers
  * (balanced, strongest, fastest) and resolve per provider.
@@ -24,17 +40,23 @@ export interface ProviderInfo {
 export const PROVIDERS: readonly ProviderInfo[] = [
   {
     name: 'claude',
-    synonyms: ['anthropic'],
+    kind: 'cli',
+    synonyms: ['claude-code'],
     defaultModel: 'claude-sonnet-4-5',
-    aliases: {
-      sonnet: 'claude-sonnet-4-5',
-      opus: 'claude-opus-4-5',
-      haiku: 'claude-haiku-4-5',
-    },
-    modelId: /^claude-[a-z0-9][a-z0-9.-]*$/,
+    aliases: CLAUDE_ALIASES,
+    modelId: CLAUDE_MODEL_ID,
+  },
+  {
+    name: 'anthropic',
+    kind: 'api',
+    synonyms: [],
+    defaultModel: 'claude-sonnet-4-5',
+    aliases: CLAUDE_ALIASES,
+    modelId: CLAUDE_MODEL_ID,
   },
   {
     name: 'openai',
+    kind: 'api',
     synonyms: [],
     defaultModel: 'gpt-5',
     aliases: {
@@ -47,7 +69,18 @@ export const PROVIDERS: readonly ProviderInfo[] = [
     modelId: /^(?:gpt-|o[1-9]|chatgpt-)[a-z0-9.-]*$/,
   },
   {
+    // A local or self-hosted server (Ollama, vLLM, llama.cpp, LM Studio): its models have no
+    // tiers, so a tier alias cannot name one; any model id the server serves is accepted.
+    name: 'openai-compatible',
+    kind: 'api',
+    synonyms: [],
+    defaultModel: '',
+    aliases: {},
+    modelId: /^[A-Za-z0-9][A-Za-z0-9._:/@+-]{0,199}$/,
+  },
+  {
     name: 'cursor',
+    kind: 'cli',
     synonyms: ['cursor-agent'],
     defaultModel: 'auto',
     aliases: {
@@ -84,6 +117,14 @@ function resolveModel(provider: ProviderInfo, model: string): { id: string; alia
   const wanted = model.trim();
   const alias = provider.aliases[wanted.toLowerCase()];
   if (alias !== undefined) return { id: alias, alias: wanted.toLowerCase() };
+  if (provider.name === 'openai-compatible' && (wanted === '' || TIERS.has(wanted.toLowerCase()))) {
+    throw new SkillhostError(
+      'MODEL_UNKNOWN',
+      wanted === ''
+        ? 'An OpenAI-compatible server has no default model: name one with --model (e.g. --model qwen2.5-coder:7b)'
+        : `${quote(wanted)} is a tier alias, which an OpenAI-compatible server does not know: name its model with --model`,
+    );
+  }
   if (provider.modelId.test(wanted)) return { id: wanted };
   throw new SkillhostError(
     'MODEL_UNKNOWN',
@@ -112,8 +153,15 @@ export function resolveModelPlan(
   }
   const requested = overrides.model ?? models?.preferred;
   const chosen = resolveModel(provider, requested ?? provider.defaultModel);
-  const fallback =
-    models?.fallback === undefined ? undefined : resolveModel(provider, models.fallback).id;
+  // A fallback the provider cannot name (a tier alias on a local server) is left out.
+  let fallback: string | undefined;
+  if (models?.fallback !== undefined) {
+    try {
+      fallback = resolveModel(provider, models.fallback).id;
+    } catch (error) {
+      if (provider.name !== 'openai-compatible') throw error;
+    }
+  }
   return {
     provider: provider.name,
     providerFrom:

@@ -130,7 +130,17 @@ describe('model resolution', () => {
     expect(resolveModelPlan({ preferred: 'claude-3-7-sonnet-latest' }).model).toBe(
       'claude-3-7-sonnet-latest',
     );
-    expect(resolveModelPlan({ provider: 'Anthropic' }).provider).toBe('claude');
+    // anthropic is the Messages API, no longer another name of the claude command line.
+    expect(resolveModelPlan({ provider: 'Anthropic' }).provider).toBe('anthropic');
+    expect(resolveModelPlan({ provider: 'anthropic', preferred: 'haiku' }).model).toBe(
+      'claude-haiku-4-5',
+    );
+    expect(
+      resolveModelPlan(
+        { provider: 'claude', preferred: 'sonnet', fallback: 'haiku' },
+        { provider: 'openai-compatible', model: 'qwen2.5-coder:7b' },
+      ),
+    ).toMatchObject({ provider: 'openai-compatible', model: 'qwen2.5-coder:7b' });
   });
 
   it('refuses unknown providers and models with codes', () => {
@@ -141,6 +151,13 @@ describe('model resolution', () => {
       expect.objectContaining({ code: 'MODEL_UNKNOWN' }),
     );
     expect(() => resolveModelPlan(undefined, { provider: 'openai', model: 'claude-x' })).toThrow(
+      expect.objectContaining({ code: 'MODEL_UNKNOWN' }),
+    );
+    // A local server has no tiers and no default model.
+    expect(() =>
+      resolveModelPlan({ preferred: 'sonnet' }, { provider: 'openai-compatible' }),
+    ).toThrow(expect.objectContaining({ code: 'MODEL_UNKNOWN' }));
+    expect(() => resolveModelPlan(undefined, { provider: 'openai-compatible' })).toThrow(
       expect.objectContaining({ code: 'MODEL_UNKNOWN' }),
     );
   });

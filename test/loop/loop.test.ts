@@ -1,0 +1,168 @@
+import { describe, expect, it } from 'vitest';
+import { ApprovalBroker } from '../../src/loop/approvals.js';
+import type { LoopEvent } from '../../src/loop/events.js';
+import { runAgentLoop } from '../../src/loop/loop.js';
+import { modelHandle } from '../../src/loop/providers.js';
+import { sha256 } from '../../src/node/hash.js';
+import { startModelServer } from '../helpers/model-servers.js';
+import { world } from '../helpers/runtime.js';
+
+const KEY = 'sk-ant-test-SECRET-0123456789';
+
+describe('the agent loop over the Anthropic Messages API', () => {
+  it('runs each tool call through the runtime and answers', async () => {
+    const w = world({ files: { 'references/guide.md': 'GUIDE-TEXT\n' } });
+    const server = await startModelServer({
+      anthropic: [
+        { toolCalls: [{ id: 'toolu_1', name: 'activate_skill', input: { name: 'tool' } }] },
+        {
+          toolCalls: [
+            {
+              id: 'toolu_2',
+              name: 'read_skill_resource',
+              input: { name: 'tool', path: 'references/guide.md' },
+            },
+          ],
+        },
+        { text: 'Done: the guide says GUIDE-TEXT.' },
+      ],
+    });
+    const events: LoopEvent[] = [];
+    const end = await runAgentLoop({
+      runtime: w.runtime,
+      models: [
+        modelHandle(
+          { provider: 'anthropic', apiKey: KEY, baseURL: server.url },
+          'claude-sonnet-4-5',
+        ),
+      ],
+      system: 'You are a test agent.',
+      messages: [{ role: 'user', content: 'Read the guide.' }],
+      onEvent: (event) => events.push(event),
+    });
+    expect(end.status).toBe('done');
+    expect(end.text).toBe('Done: the guide says GUIDE-TEXT.');
+    expect(end.steps).toBe(3);
+    expect(server.requests).toHaveLength(3);
+    // The system prompt is byte-identical at every step and carries a cache breakpoint, as does the last tool.
+    const systems = server.requests.map((request) => JSON.stringify(request.body.system));
+    expect(new Set(systems).size).toBe(1);
+    expect(server.requests[0]?.body.system[0].cache_control).toEqual({ type: 'ephemeral' });
+    const tools = server.requests[0]?.body.tools;
+    expect(tools.at(-1).cache_control).toEqual({ type: 'ephemeral' });
+    expect(
+      tools
+        .slice(0, -1)
+        .every((tool: { cache_control?: unknown }) => tool.cache_control === undefined),
+    ).toBe(true);
+    // The model saw the file's text as the tool result.
+    const last = server.requests[2]?.body.messages.at(-1);
+    expect(JSON.stringify(last)).toContain('GUIDE-TEXT');
+    expect(events.map((event) => event.type)).toContain('tool-result');
+    expect(w.records().map((record) => record.event)).toEqual(
+      expect.arrayContaining(['skill-activate', 'resource-read']),
+    );
+    // The key went only into the request header.
+    expect(server.requests[0]?.headers['x-api-key']).toBe(KEY);
+    expect(JSON.stringify(events)).not.toContain(KEY);
+    expect(w.intact()).toBe(true);
+  });
+
+  it('gives a bad input an error result and never runs it', async () => {
+    const w = world();
+    const server = await startModelServer({
+      anthropic: [
+        { toolCalls: [{ id: 'toolu_1', name: 'read_skill_resource', input: { name: 'tool' } }] },
+        { text: 'I see.' },
+      ],
+    });
+    const events: LoopEvent[] = [];
+    const end = await runAgentLoop({
+      runtime: w.runtime,
+      models: [
+        modelHandle(
+          { provider: 'anthropic', apiKey: KEY, baseURL: server.url },
+          'claude-sonnet-4-5',
+        ),
+      ],
+      system: 'S',
+      messages: [{ role: 'user', content: 'go' }],
+      onEvent: (event) => events.push(event),
+    });
+    expect(end.status).toBe('done');
+    const result = events.find((event) => event.type === 'tool-result');
+    expect(result).toMatchObject({ isError: true, code: 'TOOL_INPUT_INVALID' });
+    expect(w.records().some((record) => record.event === 'resource-read')).toBe(false);
+  });
+
+  it('stops at the step limit, and before a request that passes the context budget', async () => {
+    const w = world();
+    const server = await startModelServer({
+      anthropic: [
+        { toolCalls: [{ id: 'toolu_1', name: 'search_skills', input: { query: 'tool' } }] },
+        { toolCalls: [{ id: 'toolu_2', name: 'search_skills', input: { query: 'tool' } }] },
+      ],
+    });
+    const model = modelHandle(
+      { provider: 'anthropic', apiKey: KEY, baseURL: server.url },
+      'claude-sonnet-4-5',
+    );
+    const limited = await runAgentLoop({
+      runtime: w.runtime,
+      models: [model],
+      system: 'S',
+      messages: [{ role: 'user', content: 'go' }],
+      limits: { maxSteps: 1 },
+    });
+    expect(limited).toMatchObject({ status: 'limit', limit: 'steps', steps: 1 });
+    expect(server.requests).toHaveLength(1);
+    const budget = await runAgentLoop({
+      runtime: w.runtime,
+      models: [model],
+      system: 'S'.repeat(4000),
+      messages: [{ role: 'user', content: 'go' }],
+      limits: { contextBudget: 500 },
+    });
+    expect(budget).toMatchObject({ status: 'limit', limit: 'context-budget', steps: 0 });
+    expect(server.requests).toHaveLength(1);
+  });
+
+  it('denies a script run without a terminal, names --yes and --allow, and stops with refused', async () => {
+    const broker = new ApprovalBroker({ hash: sha256 });
+    const w = world({
+      files: { 'scripts/run.sh': '#!/bin/sh\necho hi\n' },
+      deps: { confirm: broker.confirm },
+    });
+    const server = await startModelServer({
+      anthropic: [
+        { toolCalls: [{ id: 'toolu_1', name: 'activate_skill', input: { name: 'tool' } }] },
+        {
+          toolCalls: [
+            {
+              id: 'toolu_2',
+              name: 'run_skill_script',
+              input: { name: 'tool', script: 'scripts/run.sh' },
+            },
+          ],
+        },
+      ],
+    });
+    const end = await runAgentLoop({
+      runtime: w.runtime,
+      models: [
+        modelHandle(
+          { provider: 'anthropic', apiKey: KEY, baseURL: server.url },
+          'claude-sonnet-4-5',
+        ),
+      ],
+      system: 'S',
+      messages: [{ role: 'user', content: 'go' }],
+      approvals: broker,
+      limits: { maxRetries: 0 },
+    });
+    expect(end).toMatchObject({ status: 'refused', code: 'PERMISSION_REQUIRED' });
+    const tool = end.messages.at(-1);
+    expect(JSON.stringify(tool)).toContain('--yes');
+    expect(JSON.stringify(tool)).toContain('--allow');
+  });
+});
