@@ -211,6 +211,7 @@ export type {
 } from './runtime/tools.js';
 export type {
   ActivationApprovalQuestion,
+  AgentAuditEvent,
   ApprovalAnswer,
   ApprovalQuestion,
   ApprovalStore,

@@ -46,6 +46,7 @@ export {
   type ModelAuditEvent,
   runAgentLoop,
 } from './loop/loop.js';
+export { agentSystemPrompt, type PromptSkill } from './loop/prompt.js';
 export {
   API_PROVIDERS,
   type ApiProviderName,

@@ -11,7 +11,11 @@ export type AuditEventName =
   | 'resource-list'
   | 'script-run'
   | 'permission-decide'
-  | 'permission-approve';
+  | 'permission-approve'
+  | 'agent-start'
+  | 'agent-end'
+  | 'model-request'
+  | 'model-switch';
 
 export type AuditTrigger = 'model' | 'user' | 'router';
 

@@ -339,8 +339,9 @@ Exit codes:
   },
   {
     name: 'agent',
-    summary: 'List agents, show one, or print its assembled system prompt',
-    help: `Usage: skillhost agent list [options]
+    summary: 'Run an agent on a task, list agents, show one, or print its system prompt',
+    help: `Usage: skillhost agent run [options] NAME [TASK]
+       skillhost agent list [options]
        skillhost agent show [options] NAME
        skillhost agent prompt [options] NAME
 
@@ -348,6 +349,13 @@ An agent is a folder NAME/ holding agent.yaml and instructions.md, found in each
 --agents DIR, then <project>/.agents/agents (once the project folder is
 trusted), then ~/.agents/agents. NAME is an identifier, never a path.
 
+  run      give the agent TASK (the argument, or standard input) and let it
+           work with its model to the end: one model request at a time, every
+           tool call checked against its schema, decided by the policy, approved,
+           run by skillhost and recorded in the audit log. Its system prompt is
+           instructions.md, each preloaded skill's body headed by its directory,
+           then the catalog. Every run is a session kept as JSON Lines in
+           $SKILLHOST_HOME/sessions (skillhost sessions list|show).
   list     every agent, its folder and description (invalid ones marked)
   show     the manifest, the resolved provider, model and fallback, and the
            status of each skill it lists (nothing is activated)
@@ -360,22 +368,56 @@ trusted), then ~/.agents/agents. NAME is an identifier, never a path.
 
 Model: --model > models.preferred > the provider's default; provider:
 --provider > models.provider > claude. Aliases (sonnet, opus, haiku) resolve
-per provider (see the README's model table).
+per provider (see the README's model table); models.fallback is tried when the
+model is overloaded, fails with 5xx after retries, is rate limited longer than
+the retries wait, is not found, or refuses; never on a bad request.
+Providers agent run calls: anthropic (Messages API, ANTHROPIC_API_KEY,
+ANTHROPIC_BASE_URL), openai (Responses API, OPENAI_API_KEY, OPENAI_BASE_URL),
+openai-compatible (--base-url of a local server: Ollama, vLLM, llama.cpp,
+LM Studio; no key). claude and cursor are command-line agents, not run here.
+Keys come from the environment or $SKILLHOST_HOME/keys.json (readable only by
+you), never from arguments, and never reach a log, the audit log or a session.
+
+Approvals: at a terminal, one question at a time: yes once, always for this
+session, no (with a reason the model reads), view the full input, or quit.
+Without a terminal, and with --json, a call that needs approval is denied and
+the run stops (exit 3) unless --yes or --allow approves it.
 
 Options:
   --agents DIR            A folder of agents (repeatable; searched first)
   --model MODEL           Override the model (alias or model id)
-  --provider PROVIDER     Override the provider: claude, openai or cursor
+  --provider PROVIDER     Override the provider: anthropic, openai,
+                          openai-compatible (run), or claude, cursor
   --json                  Print JSON (prompt: name, provider, model, fallback,
-                          systemPrompt, catalog, tokens, contextBudget)
+                          systemPrompt, catalog, tokens, contextBudget; run:
+                          one event a line, schema v1, see the README)
+
+Options of run:
+  --base-url URL          The provider's server (a proxy or a local server)
+  --max-steps N           Most model requests (default 50)
+  --max-output-tokens N   Most output tokens, all requests together
+  --timeout SECONDS       Most wall time of the run
+  --workspace DIR         The folder the agent's scripts see as their working
+                          directory (read-only unless --workspace-writable)
+  --workspace-writable    Let them write to it (protected paths stay read-only)
+  --yes                   Approve every call that asks, once each
+  --allow ENTRY           Approve the calls ENTRY covers (allowed-tools syntax,
+                          e.g. run_skill_script or "Bash(sh scripts/x.sh:*)";
+                          repeatable)
+  --resume ID             Continue session ID: its history, active skills and
+                          the approvals given for the session
 
 ${RUNTIME_OPTIONS_HELP}
   -h, --help              Show this help
 
 Exit codes:
-  0  listed, shown or printed
-  1  the agent cannot be loaded (an AGENT_* or MODEL_* code says why)
-  2  usage error`,
+  0  listed, shown or printed; run: the agent finished its task
+  1  the agent cannot be loaded (an AGENT_* or MODEL_* code says why); run:
+     the agent failed (the reason is printed)
+  2  usage error
+  3  run: refused by the policy, or a call needed an approval no one could give
+  4  run: a limit was reached (steps, output tokens, time, context_budget)
+  130  run: interrupted (Ctrl-C, or quit at a prompt); --resume ID continues`,
     load: async () => import('./commands/agent.js'),
   },
   {
@@ -449,6 +491,33 @@ Exit codes:
      audit log cannot be opened
   2  usage error`,
     load: async () => import('./commands/mcp.js'),
+  },
+  {
+    name: 'sessions',
+    summary: 'List the agent sessions, or show one',
+    help: `Usage: skillhost sessions list [--json]
+       skillhost sessions show ID [--json]
+
+Every skillhost agent run is a session with an id, kept as a JSON Lines file
+in $SKILLHOST_HOME/sessions (readable only by you): a header line (agent,
+provider, model), then each message of the history, each event of the runs
+(as agent run --json prints them, without the text deltas), the approvals
+given for the session and the skills active at the end. Continue one with
+skillhost agent run NAME --resume ID.
+
+  list   every session, newest first: id, time, agent, model, how it ended
+  show   one session's conversation, tool calls and results, and its end
+
+Options:
+  --json       Print JSON
+  -h, --help   Show this help
+
+Exit codes:
+  0  listed or shown
+  1  no such session (SESSION_NOT_FOUND), or its file cannot be read
+     (SESSION_INVALID)
+  2  usage error`,
+    load: async () => import('./commands/sessions.js'),
   },
   {
     name: 'trust',

@@ -25,6 +25,16 @@ export interface CliInput {
   readonly isTTY?: boolean;
   /** Reads one line typed by the user (undefined at end of input). */
   readLine(): Promise<string | undefined>;
+  /** Reads the whole input (a task piped in), at most `maxBytes`. */
+  readAll?(maxBytes: number): Promise<string>;
+}
+
+/** Agent sessions as JSON Lines files (`$SKILLHOST_HOME/sessions`). */
+export interface SessionFiles {
+  readonly directory: string;
+  append(id: string, lines: readonly string[]): void;
+  read(id: string): string | undefined;
+  list(): Array<{ readonly id: string; readonly size: number; readonly modified: Date }>;
 }
 
 export interface CliIO {
@@ -73,4 +83,10 @@ export interface CliDeps {
   readonly readText: (path: string) => string;
   readonly now: () => Date;
   readonly newSessionId: () => string;
+  /** Agent sessions kept in a folder. */
+  readonly sessions?: (directory: string) => SessionFiles;
+  /** Reads a file of secrets only when no one but the user can read it (undefined: none). */
+  readonly readPrivateFile?: (path: string) => string | undefined;
+  /** Calls `listener` on Ctrl-C (the first; a second leaves at once); returns the unsubscribe. */
+  readonly onInterrupt?: (listener: () => void) => () => void;
 }

@@ -114,17 +114,22 @@ export function openRuntime(
     readonly maxWriteBytes?: number;
     readonly workspace?: ScriptWorkspace;
   } = {},
+  session: {
+    /** Who answers confirmations instead of the terminal prompt (the agent run's broker). */
+    readonly confirm?: (question: ApprovalQuestion) => Promise<ApprovalAnswer>;
+    readonly sessionId?: string;
+  } = {},
 ): OpenedRuntime {
   const settings = sourceSettings(args, deps);
   const sink = deps.auditSink(auditLogPath(args, deps));
-  const confirm = terminalConfirm(io);
+  const confirm = session.confirm ?? terminalConfirm(io);
   const runtime = createSkillRuntime({
     sources: settings.sources,
     version: VERSION,
     keepScans: false,
     discovery: settings.discovery,
     policy: policyConfig(args),
-    audit: { sink, sessionId: deps.newSessionId() },
+    audit: { sink, sessionId: session.sessionId ?? deps.newSessionId() },
     deps: {
       fs: deps.fs,
       hash: deps.hash,

@@ -9,4 +9,11 @@ export {
   listenHttp,
   type ServerResponse,
 } from './http.js';
+export {
+  createSessionStore,
+  isSessionId,
+  readPrivateFile,
+  type SessionFileInfo,
+  type SessionStore,
+} from './session-store.js';
 export { loadYaml } from './yaml.js';

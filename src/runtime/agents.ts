@@ -48,6 +48,8 @@ export interface LoadedAgent extends AgentDefinition {
   readonly skills: ReadonlyArray<{
     readonly name: string;
     readonly address: string;
+    /** The skill's directory: relative paths in its body resolve against it. */
+    readonly directory: string;
     readonly body: string;
   }>;
   /** instructions.md + "\n\n" + each preloaded body. */
@@ -289,7 +291,12 @@ export function loadAgent(
     }
     // Preloading sends the body again even if this session activated the skill before.
     const activation = runtime.activate(skill, { triggeredBy: 'user', resend: true });
-    return { name: activation.name, address: activation.address, body: activation.body };
+    return {
+      name: activation.name,
+      address: activation.address,
+      directory: activation.directory,
+      body: activation.body,
+    };
   });
   const systemPrompt = joinSystemPrompt(
     definition.instructions,

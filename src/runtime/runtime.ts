@@ -52,6 +52,7 @@ import {
   type ToolDefinition,
 } from './tools.js';
 import type {
+  AgentAuditEvent,
   ApprovalAnswer,
   ApprovalQuestion,
   ApprovalStore,
@@ -412,6 +413,10 @@ export class Runtime implements SkillRuntime {
         path: refusal.path,
       }),
     );
+  }
+
+  recordAgentEvent(event: AgentAuditEvent): void {
+    this.#record({ event: event.event, details: event.details });
   }
 
   endTurn(): void {

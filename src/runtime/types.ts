@@ -87,6 +87,12 @@ export interface Refusal {
   readonly error: SkillhostError;
 }
 
+/** A step of an agent run, for the audit trail. */
+export interface AgentAuditEvent {
+  readonly event: 'agent-start' | 'agent-end' | 'model-request' | 'model-switch';
+  readonly details: Readonly<Record<string, unknown>>;
+}
+
 /**
  * The one object every adapter, the agent loop and the CLI talk to. It owns the registry, the
  * policy and the audit trail: every capability goes through the policy where it applies and
@@ -150,6 +156,12 @@ export interface SkillRuntime {
   authorize(request: ToolRequest): PolicyDecision;
   /** Records a refusal that an adapter decided before reaching the runtime. */
   recordRefusal(refusal: Refusal): void;
+  /**
+   * Records a step of an agent run in this session's trail: its start and end, each model
+   * request (provider, model, tokens, finish reason; never content or keys) and each switch to
+   * the fallback model (both models and the first error). Throws when the trail cannot be written.
+   */
+  recordAgentEvent(event: AgentAuditEvent): void;
   /** The skills whose grants are in force (those activated in the current turn). */
   readonly grants: readonly ActiveSkillGrants[];
   /** Ends the current turn: every grant of the skills activated in it ends too. */

@@ -8,6 +8,7 @@ import { createDirectoryCacheStore } from '../../src/node/cache-store.js';
 import { createNodeFileSystem } from '../../src/node/fs.js';
 import { sha256 } from '../../src/node/hash.js';
 import { createSandboxRunner } from '../../src/node/sandbox.js';
+import { createSessionStore, readPrivateFile } from '../../src/node/session-store.js';
 import { shellRunner } from './shell.js';
 import { tempDir } from './temp.js';
 
@@ -32,6 +33,10 @@ export interface CliRunOptions {
   readonly runner?: ScriptRunner | 'bubblewrap';
   /** The file system (default the real one), e.g. wrapped to count the work done. */
   readonly fs?: SkillFileSystem;
+  /** Piped standard input (not a terminal), e.g. a task for agent run. */
+  readonly stdinText?: string;
+  /** Ctrl-C: the test calls the listener it is given. */
+  readonly interrupt?: (listener: () => void) => () => void;
 }
 
 /**
@@ -52,14 +57,22 @@ export async function runCli(
     {
       stdout: { write: (text: string) => (stdout += text), isTTY: options.tty ?? false },
       stderr: { write: (text: string) => (stderr += text), isTTY: false },
-      ...(options.input === undefined
-        ? {}
-        : {
+      ...(options.stdinText !== undefined
+        ? {
             stdin: {
-              isTTY: true,
-              readLine: async () => typed.shift(),
+              isTTY: false,
+              readLine: async () => undefined,
+              readAll: async () => options.stdinText as string,
             },
-          }),
+          }
+        : options.input === undefined
+          ? {}
+          : {
+              stdin: {
+                isTTY: true,
+                readLine: async () => typed.shift(),
+              },
+            }),
     },
     {
       fs: options.fs ?? createNodeFileSystem(),
@@ -79,6 +92,9 @@ export async function runCli(
       readText: readAuditLogFile,
       now: () => new Date(),
       newSessionId: () => randomUUID(),
+      sessions: createSessionStore,
+      readPrivateFile,
+      ...(options.interrupt === undefined ? {} : { onInterrupt: options.interrupt }),
     },
   );
   return { code, stdout, stderr };

@@ -190,6 +190,11 @@ async function prompt(args: ParsedArgs, io: CliIO, deps: CliDeps, name: string):
 }
 
 export async function run({ argv, io, deps }: CommandContext): Promise<number> {
+  if (argv[0] === 'run') {
+    // Its own options; loaded only when an agent runs.
+    const { runAgentCommand } = await import('./agent-run.js');
+    return runAgentCommand(argv.slice(1), io, deps);
+  }
   const args = parseArgs(argv, AGENT_OPTIONS);
   const [action, name, ...extra] = args.positionals;
   try {
@@ -204,5 +209,5 @@ export async function run({ argv, io, deps }: CommandContext): Promise<number> {
       printDiagnostics(io, deps, error.diagnostics);
     throw error;
   }
-  throw new UsageError('usage: skillhost agent list | show NAME | prompt NAME');
+  throw new UsageError('usage: skillhost agent list | show NAME | prompt NAME | run NAME [TASK]');
 }

@@ -8,6 +8,7 @@ import { createDirectoryCacheStore } from '../../node/cache-store.js';
 import { createNodeFileSystem } from '../../node/fs.js';
 import { sha256 } from '../../node/hash.js';
 import { createSandboxRunner } from '../../node/sandbox.js';
+import { createSessionStore, readPrivateFile } from '../../node/session-store.js';
 import type { CliDeps } from '../io.js';
 import { readUserConfig, writeUserConfig } from './config.js';
 
@@ -41,6 +42,25 @@ export function createNodeCliDeps(): CliDeps {
     readText: readAuditLogFile,
     now: () => new Date(),
     newSessionId: () => randomUUID(),
+    sessions: createSessionStore,
+    readPrivateFile,
+    onInterrupt: (listener) => {
+      let pressed = 0;
+      const handler = () => {
+        pressed += 1;
+        if (pressed === 1) {
+          listener();
+          return;
+        }
+        // A second Ctrl-C leaves at once, as an interrupted command does.
+        process.off('SIGINT', handler);
+        process.exit(130);
+      };
+      process.on('SIGINT', handler);
+      return () => {
+        process.off('SIGINT', handler);
+      };
+    },
   };
 }
 
@@ -51,9 +71,33 @@ export function createNodeCliDeps(): CliDeps {
 export function createTerminalInput(): {
   readonly isTTY: boolean;
   readLine(): Promise<string | undefined>;
+  readAll(maxBytes: number): Promise<string>;
 } {
   return {
     isTTY: process.stdin.isTTY === true,
+    readAll: (maxBytes) =>
+      new Promise((resolve, reject) => {
+        const chunks: Buffer[] = [];
+        let size = 0;
+        const done = () => {
+          process.stdin.off('data', onData);
+          process.stdin.pause();
+          resolve(Buffer.concat(chunks).toString('utf8'));
+        };
+        const onData = (chunk: Buffer) => {
+          size += chunk.length;
+          if (size > maxBytes) {
+            process.stdin.off('end', done);
+            process.stdin.off('data', onData);
+            process.stdin.pause();
+            reject(new Error(`the input is larger than ${maxBytes} bytes`));
+            return;
+          }
+          chunks.push(chunk);
+        };
+        process.stdin.on('data', onData);
+        process.stdin.once('end', done);
+      }),
     readLine: async () => {
       const { createInterface } = await import('node:readline');
       return new Promise((resolve) => {

@@ -1,0 +1,101 @@
+import { SkillhostError } from '../../node/index.js';
+import type { CliDeps, SessionFiles } from '../io.js';
+import { skillhostHome } from '../registry-options.js';
+
+/**
+ * A session's log, one JSON object a line: `session` (the header: id, agent, provider, model,
+ * created), `message` (each message of the history, in order), `event` (each event of the run,
+ * as `--json` prints it, without the text deltas), `grant` (an approval given for the session),
+ * `skills` (the skills active at the end of a run), `resume` (a later run of it).
+ */
+export interface SessionState {
+  readonly id: string;
+  readonly agent: string;
+  readonly provider: string;
+  readonly model: string;
+  readonly created: string;
+  // biome-ignore lint/suspicious/noExplicitAny: messages are the AI SDK's, kept as written.
+  readonly messages: any[];
+  readonly grants: string[];
+  readonly activeSkills: string[];
+  readonly events: Array<Record<string, unknown>>;
+  readonly runs: number;
+}
+
+/** The session folder, when this host keeps sessions. */
+export function sessionStore(deps: CliDeps): SessionFiles | undefined {
+  return deps.sessions?.(deps.resolvePath(skillhostHome(deps), 'sessions'));
+}
+
+export function parseSession(id: string, text: string): SessionState {
+  const state: {
+    -readonly [K in keyof SessionState]: SessionState[K];
+  } = {
+    id,
+    agent: '',
+    provider: '',
+    model: '',
+    created: '',
+    messages: [],
+    grants: [],
+    activeSkills: [],
+    events: [],
+    runs: 0,
+  };
+  let header = false;
+  text.split('\n').forEach((line, index) => {
+    if (line.trim() === '') return;
+    let record: Record<string, unknown>;
+    try {
+      record = JSON.parse(line) as Record<string, unknown>;
+    } catch {
+      throw new SkillhostError('SESSION_INVALID', `Session ${id}: line ${index + 1} is not JSON`);
+    }
+    switch (record.type) {
+      case 'session':
+        header = true;
+        state.agent = String(record.agent ?? '');
+        state.provider = String(record.provider ?? '');
+        state.model = String(record.model ?? '');
+        state.created = String(record.created ?? '');
+        state.runs += 1;
+        break;
+      case 'resume':
+        state.runs += 1;
+        break;
+      case 'message':
+        state.messages.push(record.message);
+        break;
+      case 'grant':
+        if (typeof record.key === 'string' && !state.grants.includes(record.key))
+          state.grants.push(record.key);
+        break;
+      case 'skills':
+        state.activeSkills = Array.isArray(record.active)
+          ? record.active.filter((name): name is string => typeof name === 'string')
+          : [];
+        break;
+      case 'event':
+        state.events.push(record.event as Record<string, unknown>);
+        break;
+      default:
+        break;
+    }
+  });
+  if (!header)
+    throw new SkillhostError(
+      'SESSION_INVALID',
+      `Session ${id} has no header line (type "session")`,
+    );
+  return state;
+}
+
+export function readSession(store: SessionFiles, id: string): SessionState {
+  const text = store.read(id);
+  if (text === undefined)
+    throw new SkillhostError(
+      'SESSION_NOT_FOUND',
+      `No session ${JSON.stringify(id.slice(0, 200))} in ${store.directory}`,
+    );
+  return parseSession(id, text);
+}

@@ -1,0 +1,217 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { runCli } from '../helpers/cli.js';
+import { startModelServer } from '../helpers/model-servers.js';
+import { tempDir } from '../helpers/temp.js';
+
+const examples = resolve('examples');
+const base = [
+  '--no-default-sources',
+  '--skills',
+  join(examples, 'skills'),
+  '--agents',
+  join(examples, 'agents'),
+];
+const KEY = 'sk-ant-api03-TEST-KEY-never-printed-0123456789';
+
+function everything(home: string): string {
+  const folder = join(home, '.skillhost');
+  const sessions = join(folder, 'sessions');
+  const files = [
+    join(folder, 'audit.jsonl'),
+    ...readdirSync(sessions).map((name) => join(sessions, name)),
+  ];
+  return files.map((file) => readFileSync(file, 'utf8')).join('\n');
+}
+
+describe('skillhost agent run', () => {
+  it('says that claude is a command-line agent and names the API providers', async () => {
+    const run = await runCli(['agent', 'run', ...base, 'code-analyst', 'Review it']);
+    expect(run.code).toBe(1);
+    expect(run.stderr).toContain('MODEL_PROVIDER_CLI');
+    expect(run.stderr).toContain('--provider anthropic');
+    expect(run.stderr).toContain('openai-compatible');
+  });
+
+  it('runs the example agent against the Messages API, keeps the session, and never shows the key', async () => {
+    const home = tempDir('skillhost-home-');
+    const server = await startModelServer({
+      anthropic: [
+        {
+          toolCalls: [
+            {
+              id: 'toolu_1',
+              name: 'read_skill_resource',
+              input: { name: 'code-analysis', path: 'references/checklist.md' },
+            },
+          ],
+        },
+        { text: 'No findings: the code is fine.' },
+        { text: 'Still fine.' },
+      ],
+    });
+    const env = { ANTHROPIC_API_KEY: KEY, ANTHROPIC_BASE_URL: server.url };
+    const run = await runCli(
+      ['agent', 'run', ...base, '--provider', 'anthropic', 'code-analyst', 'Review src/'],
+      { home, env },
+    );
+    expect(run.stderr).toContain(
+      '▸ read_skill_resource code-analysis references/checklist.md … ok',
+    );
+    expect(run.code).toBe(0);
+    expect(run.stdout).toContain('No findings: the code is fine.');
+    // The system prompt: instructions, the preloaded skill headed by its directory, then the catalog.
+    const system = server.requests[0]?.body.system[0].text as string;
+    expect(system.startsWith('# Code analyst')).toBe(true);
+    expect(system).toContain(`Skill directory: ${join(examples, 'skills', 'code-analysis')}`);
+    expect(system).toContain('csv-summary');
+    expect(server.requests[1]?.body.system[0].text).toBe(system);
+    const id = /session ([0-9a-f-]{36})/.exec(run.stderr)?.[1] as string;
+    expect(id).toBeDefined();
+
+    const list = await runCli(['sessions', 'list', '--json'], { home, env });
+    expect(JSON.parse(list.stdout).sessions).toEqual([
+      expect.objectContaining({ id, agent: 'code-analyst', provider: 'anthropic', status: 'done' }),
+    ]);
+    const show = await runCli(['sessions', 'show', id], { home, env });
+    expect(show.stdout).toContain('▸ read_skill_resource');
+    expect(show.stdout).toContain('No findings');
+
+    // Resume: the history goes along, then the new task.
+    const again = await runCli(
+      [
+        'agent',
+        'run',
+        ...base,
+        '--provider',
+        'anthropic',
+        '--resume',
+        id,
+        'code-analyst',
+        'And now?',
+      ],
+      { home, env },
+    );
+    expect(again.code).toBe(0);
+    const messages = server.requests[2]?.body.messages as Array<{ role: string }>;
+    expect(messages.map((message) => message.role)).toEqual([
+      'user',
+      'assistant',
+      'user',
+      'assistant',
+      'user',
+    ]);
+    for (const text of [run.stdout, run.stderr, again.stdout, again.stderr, everything(home)])
+      expect(text).not.toContain(KEY);
+    const audit = await runCli(['audit', 'verify'], { home, env });
+    expect(audit.code).toBe(0);
+    expect(readFileSync(join(home, '.skillhost', 'audit.jsonl'), 'utf8')).toContain(
+      '"model-request"',
+    );
+  });
+
+  it('prints versioned JSON Lines events with --json', async () => {
+    const server = await startModelServer({ anthropic: [{ text: 'Hello.' }] });
+    const run = await runCli(
+      ['agent', 'run', ...base, '--provider', 'anthropic', '--json', 'code-analyst', 'Say hello'],
+      { env: { ANTHROPIC_API_KEY: KEY, ANTHROPIC_BASE_URL: server.url } },
+    );
+    expect(run.code).toBe(0);
+    const events = run.stdout
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line));
+    expect(events.every((event) => event.v === 1 && typeof event.session === 'string')).toBe(true);
+    expect(events.map((event) => event.type)).toEqual(['start', 'step', 'text', 'usage', 'end']);
+    expect(events.at(-1)).toMatchObject({ type: 'end', status: 'done', text: 'Hello.' });
+    expect(events.map((event) => event.seq)).toEqual([1, 2, 3, 4, 5]);
+  });
+
+  it('denies a script run without a terminal and exits 3, naming --yes and --allow', async () => {
+    const server = await startModelServer({
+      anthropic: [
+        {
+          toolCalls: [
+            {
+              id: 'toolu_1',
+              name: 'run_skill_script',
+              input: { name: 'code-analysis', script: 'scripts/count_lines.sh' },
+            },
+          ],
+        },
+      ],
+    });
+    const run = await runCli(
+      ['agent', 'run', ...base, '--provider', 'anthropic', 'code-analyst', 'Count lines'],
+      { env: { ANTHROPIC_API_KEY: KEY, ANTHROPIC_BASE_URL: server.url } },
+    );
+    expect(run.code).toBe(3);
+    expect(run.stderr).toContain('--yes');
+    expect(run.stderr).toContain('--allow');
+  });
+
+  it('stops at --max-steps with exit 4, and on a model request that fails with exit 1', async () => {
+    const server = await startModelServer({
+      anthropic: [
+        { toolCalls: [{ id: 'toolu_1', name: 'search_skills', input: { query: 'csv' } }] },
+      ],
+    });
+    const env = { ANTHROPIC_API_KEY: KEY, ANTHROPIC_BASE_URL: server.url };
+    const limited = await runCli(
+      ['agent', 'run', ...base, '--provider', 'anthropic', '--max-steps', '1', 'code-analyst', 'x'],
+      { env },
+    );
+    expect(limited.code).toBe(4);
+    // The script has no more turns: a 500 the server says not to retry... then the loop's retries, then failure.
+    const missing = await runCli(
+      [
+        'agent',
+        'run',
+        ...base,
+        '--provider',
+        'anthropic',
+        '--model',
+        'claude-x-1',
+        'code-analyst',
+        'x',
+      ],
+      { env: { ...env, ANTHROPIC_BASE_URL: 'http://127.0.0.1:9' } },
+    );
+    expect(missing.code).toBe(1);
+    expect(missing.stderr).toContain('MODEL_REQUEST_FAILED');
+  }, 30_000);
+
+  it('is interrupted by Ctrl-C with exit 130 and can be resumed', async () => {
+    const home = tempDir('skillhost-home-');
+    const server = await startModelServer({ anthropic: [{ hang: true }, { text: 'Resumed.' }] });
+    const env = { ANTHROPIC_API_KEY: KEY, ANTHROPIC_BASE_URL: server.url };
+    const run = await runCli(
+      ['agent', 'run', ...base, '--provider', 'anthropic', 'code-analyst', 'x'],
+      {
+        home,
+        env,
+        interrupt: (listener) => {
+          const timer = setInterval(() => {
+            if (server.requests.length > 0) {
+              clearInterval(timer);
+              listener();
+            }
+          }, 2);
+          return () => clearInterval(timer);
+        },
+      },
+    );
+    expect(run.code).toBe(130);
+    const id = /--resume ([0-9a-f-]{36})/.exec(run.stderr)?.[1] as string;
+    const again = await runCli(
+      ['agent', 'run', ...base, '--provider', 'anthropic', '--resume', id, 'code-analyst'],
+      {
+        home,
+        env,
+      },
+    );
+    expect(again.code).toBe(0);
+    expect(again.stdout).toContain('Resumed.');
+  });
+});
