@@ -166,3 +166,54 @@ describe('the agent loop over the Anthropic Messages API', () => {
     expect(JSON.stringify(tool)).toContain('--allow');
   });
 });
+
+describe('the agent loop over the OpenAI Responses API', () => {
+  it('runs a call and answers, the key only in the header', async () => {
+    const w = world();
+    const server = await startModelServer({
+      responses: [
+        { toolCalls: [{ id: 'call_1', name: 'activate_skill', input: { name: 'tool' } }] },
+        { text: 'Activated.' },
+      ],
+    });
+    const key = 'sk-openai-TEST-0123456789';
+    const end = await runAgentLoop({
+      runtime: w.runtime,
+      models: [
+        modelHandle({ provider: 'openai', apiKey: key, baseURL: `${server.url}/v1` }, 'gpt-5'),
+      ],
+      system: 'S',
+      messages: [{ role: 'user', content: 'go' }],
+    });
+    // (The shared fake sends no output_text deltas, so no text streams; the ending is what counts.)
+    expect(end).toMatchObject({ status: 'done', steps: 2 });
+    expect(server.requests.map((request) => request.api)).toEqual(['responses', 'responses']);
+    expect(server.requests[0]?.headers.authorization).toBe(`Bearer ${key}`);
+    expect(JSON.stringify(server.requests[1]?.body.input)).toContain('function_call_output');
+  });
+});
+
+describe('interrupting', () => {
+  it('stops a retry wait when the signal aborts, and says interrupted', async () => {
+    const w = world();
+    const controller = new AbortController();
+    const end = await runAgentLoop({
+      runtime: w.runtime,
+      models: [
+        modelHandle(
+          { provider: 'anthropic', apiKey: KEY, baseURL: 'http://127.0.0.1:9' },
+          'claude-sonnet-4-5',
+        ),
+      ],
+      system: 'S',
+      messages: [{ role: 'user', content: 'go' }],
+      // The first wait aborts the run, as Ctrl-C would during it.
+      sleep: async (_ms, signal) => {
+        controller.abort();
+        if (signal?.aborted) throw new Error('aborted');
+      },
+      signal: controller.signal,
+    });
+    expect(end).toMatchObject({ status: 'interrupted', code: 'AGENT_INTERRUPTED' });
+  });
+});
