@@ -214,4 +214,73 @@ describe('skillhost agent run', () => {
     expect(again.code).toBe(0);
     expect(again.stdout).toContain('Resumed.');
   });
+
+  it('asks at the terminal: view the input, then no with a reason the model reads', async () => {
+    const script = {
+      id: 'toolu_1',
+      name: 'run_skill_script',
+      input: { name: 'code-analysis', script: 'scripts/count_lines.sh', args: ['src'] },
+    };
+    const server = await startModelServer({
+      anthropic: [{ toolCalls: [script] }, { text: 'Understood, no script.' }],
+    });
+    const run = await runCli(
+      ['agent', 'run', ...base, '--provider', 'anthropic', 'code-analyst', 'Count lines'],
+      {
+        env: { ANTHROPIC_API_KEY: KEY, ANTHROPIC_BASE_URL: server.url },
+        input: ['v', 'n', 'too risky today'],
+      },
+    );
+    expect(run.code).toBe(0);
+    expect(run.stderr).toContain('? run scripts/count_lines.sh "src" (sh) of code-analysis');
+    expect(run.stderr).toContain('"contentHash"');
+    expect(run.stderr).toContain('input sha256 ');
+    const result = JSON.stringify(server.requests[1]?.body.messages.at(-1));
+    expect(result).toContain('PERMISSION_DENIED');
+    expect(result).toContain('The user refused: too risky today');
+  });
+
+  it('remembers "always for this session" across --resume', async () => {
+    const home = tempDir('skillhost-home-');
+    const script = (id: string) => ({
+      toolCalls: [
+        {
+          id,
+          name: 'run_skill_script',
+          input: { name: 'code-analysis', script: 'scripts/count_lines.sh' },
+        },
+      ],
+    });
+    const server = await startModelServer({
+      anthropic: [script('toolu_1'), { text: 'Counted.' }, script('toolu_2'), { text: 'Again.' }],
+    });
+    const env = { ANTHROPIC_API_KEY: KEY, ANTHROPIC_BASE_URL: server.url };
+    const first = await runCli(
+      ['agent', 'run', ...base, '--provider', 'anthropic', 'code-analyst', 'Count'],
+      {
+        home,
+        env,
+        input: ['s'],
+      },
+    );
+    expect(first.code).toBe(0);
+    const id = /session ([0-9a-f-]{36})/.exec(first.stderr)?.[1] as string;
+    // No terminal now: the grant given for the session answers.
+    const again = await runCli(
+      [
+        'agent',
+        'run',
+        ...base,
+        '--provider',
+        'anthropic',
+        '--resume',
+        id,
+        'code-analyst',
+        'Count again',
+      ],
+      { home, env },
+    );
+    expect(again.code).toBe(0);
+    expect(again.stderr).toContain('approval once (session)');
+  });
 });
