@@ -281,6 +281,6 @@ describe('skillhost agent run', () => {
       { home, env },
     );
     expect(again.code).toBe(0);
-    expect(again.stderr).toContain('approval once (session)');
+    expect(again.stderr, again.stderr).toContain('(approved for this session)');
   });
 });

@@ -212,6 +212,7 @@ export async function runAgentCommand(
   };
   const write = (stream: CliIO['stdout'], text: string) => stream.write(redact(text));
   let streamingText = false;
+  let approvalNote = '';
   const onEvent = (event: LoopEvent) => {
     seq += 1;
     const line = {
@@ -239,8 +240,9 @@ export async function runAgentCommand(
       case 'tool-result':
         write(
           io.stderr,
-          `${event.isError ? `error ${event.code ?? ''}`.trim() : 'ok'} ${size(event.bytes)}\n`,
+          `${event.isError ? `error ${event.code ?? ''}`.trim() : 'ok'} ${size(event.bytes)}${approvalNote}\n`,
         );
+        approvalNote = '';
         break;
       case 'retry':
         write(
@@ -255,11 +257,9 @@ export async function runAgentCommand(
         );
         break;
       case 'approval-decision':
+        // Said on the call's own line: approved once by a flag, or by the session's grant.
         if (event.by !== 'user')
-          write(
-            io.stderr,
-            `  approval ${event.decision} (${event.by})${event.reason === null ? '' : `: ${event.reason}`}\n`,
-          );
+          approvalNote = ` (${event.decision === 'denied' ? 'denied: no terminal' : event.by === 'flag' ? 'approved by --yes/--allow' : 'approved for this session'})`;
         break;
       default:
         break;

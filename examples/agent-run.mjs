@@ -1,0 +1,98 @@
+#!/usr/bin/env node
+// Runs the example code-analyst agent on a task with `skillhost agent run`, on the first model
+// that is usable here: an Anthropic or OpenAI key in the environment, or an OpenAI-compatible
+// server on this machine (Ollama's or LM Studio's port). Without one it starts a scripted local
+// model (examples/scripted-model.mjs) and says so. It never needs the network for that.
+
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { startScriptedModel } from './scripted-model.mjs';
+
+const examples = dirname(fileURLToPath(import.meta.url));
+const bin = join(examples, '..', 'dist', 'cli', 'bin.js');
+const task =
+  process.argv[2] ??
+  'Review the example skills folder: which files are largest, and what would you check first?';
+
+/** An OpenAI-compatible server on localhost, and its first model, if one answers quickly. */
+async function localServer() {
+  for (const base of [
+    'http://127.0.0.1:11434/v1',
+    'http://127.0.0.1:1234/v1',
+    'http://127.0.0.1:8080/v1',
+  ]) {
+    try {
+      const response = await fetch(`${base}/models`, { signal: AbortSignal.timeout(300) });
+      if (!response.ok) continue;
+      const body = await response.json();
+      const model = body?.data?.[0]?.id;
+      if (typeof model === 'string') return { base, model };
+    } catch {
+      // Nothing listens there.
+    }
+  }
+  return undefined;
+}
+
+let scripted;
+let provider;
+const env = { ...process.env, SKILLHOST_HOME: mkdtempSync(join(tmpdir(), 'skillhost-agent-run-')) };
+const extra = [];
+if (process.env.ANTHROPIC_API_KEY) {
+  provider = 'anthropic (ANTHROPIC_API_KEY)';
+  extra.push('--provider', 'anthropic');
+} else if (process.env.OPENAI_API_KEY) {
+  provider = 'openai (OPENAI_API_KEY)';
+  extra.push('--provider', 'openai', '--model', 'gpt-5-mini');
+} else {
+  const local = await localServer();
+  if (local !== undefined) {
+    provider = `openai-compatible at ${local.base} (${local.model})`;
+    extra.push('--provider', 'openai-compatible', '--base-url', local.base, '--model', local.model);
+  } else {
+    scripted = await startScriptedModel();
+    provider = `a SCRIPTED LOCAL MODEL at ${scripted.url} (no real model: no API key or local server was found)`;
+    // The scripted model speaks the Messages API; the key is a placeholder it never checks.
+    env.ANTHROPIC_BASE_URL = scripted.url;
+    env.ANTHROPIC_API_KEY = 'scripted-model-placeholder';
+    extra.push('--provider', 'anthropic');
+  }
+}
+// (A logged-in `claude` command line is a command-line agent, which agent run does not drive yet.)
+
+console.log(`\n== skillhost agent run code-analyst, on ${provider}`);
+console.log(`   task: ${task}\n`);
+const args = [
+  bin,
+  'agent',
+  'run',
+  '--no-default-sources',
+  '--skills',
+  join(examples, 'skills'),
+  '--agents',
+  join(examples, 'agents'),
+  '--workspace',
+  join(examples, 'skills'),
+  // The demo approves each call that asks, once (the sandbox still applies).
+  '--yes',
+  '--max-steps',
+  '8',
+  ...extra,
+  'code-analyst',
+  task,
+];
+try {
+  // The child's output streams straight through; an async spawn keeps the scripted model serving.
+  const { spawn } = await import('node:child_process');
+  const code = await new Promise((resolve) => {
+    const child = spawn(process.execPath, args, { env, stdio: 'inherit' });
+    child.on('close', (status) => resolve(status ?? 1));
+  });
+  console.log(`\n   exit code ${code}; sessions and the audit log are in ${env.SKILLHOST_HOME}`);
+
+  if (code !== 0) process.exitCode = code;
+} finally {
+  await scripted?.close();
+}

@@ -1,0 +1,152 @@
+// A scripted stand-in for a model, on 127.0.0.1 only: it speaks the Anthropic Messages API's
+// stream, so the real provider code reads it, and plays the code-analyst agent's turn: read the
+// review checklist, count the lines of the workspace's files in the sandbox, then answer from
+// what the tools returned. It is not a model: it reasons about nothing. `npm start` uses it only
+// when no real provider is usable, and says so; the loop benchmark uses it as an instant model.
+import { createServer } from 'node:http';
+
+const sse = (name, data) => `event: ${name}\ndata: ${JSON.stringify(data)}\n\n`;
+
+function messageEvents(blocks, stopReason) {
+  const events = [
+    sse('message_start', {
+      type: 'message_start',
+      message: {
+        id: 'msg_scripted',
+        type: 'message',
+        role: 'assistant',
+        model: 'scripted',
+        content: [],
+        stop_reason: null,
+        stop_sequence: null,
+        usage: { input_tokens: 0, output_tokens: 0 },
+      },
+    }),
+  ];
+  blocks.forEach((block, index) => {
+    if (block.type === 'text') {
+      events.push(
+        sse('content_block_start', {
+          type: 'content_block_start',
+          index,
+          content_block: { type: 'text', text: '' },
+        }),
+        sse('content_block_delta', {
+          type: 'content_block_delta',
+          index,
+          delta: { type: 'text_delta', text: block.text },
+        }),
+      );
+    } else {
+      events.push(
+        sse('content_block_start', {
+          type: 'content_block_start',
+          index,
+          content_block: { type: 'tool_use', id: block.id, name: block.name, input: {} },
+        }),
+        sse('content_block_delta', {
+          type: 'content_block_delta',
+          index,
+          delta: { type: 'input_json_delta', partial_json: JSON.stringify(block.input) },
+        }),
+      );
+    }
+    events.push(sse('content_block_stop', { type: 'content_block_stop', index }));
+  });
+  events.push(
+    sse('message_delta', {
+      type: 'message_delta',
+      delta: { stop_reason: stopReason, stop_sequence: null },
+      usage: { output_tokens: 1 },
+    }),
+    sse('message_stop', { type: 'message_stop' }),
+  );
+  return events.join('');
+}
+
+/** The text of the last tool result in a request, if any. */
+function lastToolResult(body) {
+  const last = body.messages?.at(-1);
+  if (last?.role !== 'user' || !Array.isArray(last.content)) return undefined;
+  const result = last.content.find((part) => part.type === 'tool_result');
+  if (result === undefined) return undefined;
+  const content = Array.isArray(result.content)
+    ? result.content.map((part) => part.text ?? '').join('')
+    : String(result.content ?? '');
+  return content;
+}
+
+/** The code-analyst's scripted turn, by how many tool results the conversation holds. */
+export function codeAnalystTurn(body) {
+  const results = (body.messages ?? []).flatMap((message) =>
+    message.role === 'user' && Array.isArray(message.content)
+      ? message.content.filter((part) => part.type === 'tool_result')
+      : [],
+  ).length;
+  if (results === 0)
+    return messageEvents(
+      [
+        { type: 'text', text: 'I will follow the review checklist first.\n' },
+        {
+          type: 'tool_use',
+          id: 'toolu_checklist',
+          name: 'read_skill_resource',
+          input: { name: 'code-analysis', path: 'references/checklist.md' },
+        },
+      ],
+      'tool_use',
+    );
+  if (results === 1)
+    return messageEvents(
+      [
+        {
+          type: 'tool_use',
+          id: 'toolu_count',
+          name: 'run_skill_script',
+          input: { name: 'code-analysis', script: 'scripts/count_lines.sh', args: ['.'] },
+        },
+      ],
+      'tool_use',
+    );
+  const output = (lastToolResult(body) ?? '').trim().split('\n').slice(0, 12).join('\n');
+  return messageEvents(
+    [
+      {
+        type: 'text',
+        text: `Here is what the tools returned (a scripted model wrote this, not a real one):\n\n${output}\n\nWith a real model, each finding would name a file and a line, following the checklist.`,
+      },
+    ],
+    'end_turn',
+  );
+}
+
+/**
+ * Starts the scripted model on 127.0.0.1; `turn(body)` gives each answer's events (default: the
+ * code-analyst's turn). Returns its URL and a close function.
+ */
+export async function startScriptedModel(turn = codeAnalystTurn) {
+  const server = createServer((request, response) => {
+    const chunks = [];
+    request.on('data', (chunk) => chunks.push(chunk));
+    request.on('end', () => {
+      let body = {};
+      try {
+        body = JSON.parse(Buffer.concat(chunks).toString('utf8'));
+      } catch {
+        // An empty body gets the first turn.
+      }
+      response.writeHead(200, { 'content-type': 'text/event-stream' });
+      response.end(turn(body));
+    });
+  });
+  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address();
+  return {
+    url: `http://127.0.0.1:${port}`,
+    close: () =>
+      new Promise((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
