@@ -1,0 +1,35 @@
+import { spawnSync } from 'node:child_process';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { bin, root } from '../helpers/built.js';
+
+describe('the example agent, run by skillhost agent run against the scripted local model', () => {
+  it('reads its checklist, runs count_lines.sh in bubblewrap, answers, and the audit trail verifies', () => {
+    // No key and no local server in this environment: the example starts its scripted model.
+    const result = spawnSync(process.execPath, [join(root, 'examples', 'agent-run.mjs')], {
+      cwd: root,
+      encoding: 'utf8',
+      env: { PATH: process.env.PATH ?? '/usr/bin:/bin' },
+      timeout: 60_000,
+    });
+    expect(result.status, result.stderr).toBe(0);
+    expect(result.stdout).toContain('SCRIPTED LOCAL MODEL');
+    expect(result.stderr).toContain('▸ read_skill_resource code-analysis references/checklist.md … ok');
+    expect(result.stderr).toMatch(/▸ run_skill_script code-analysis scripts\/count_lines\.sh .* … ok .*\(approved by --yes\/--allow\)/);
+    expect(result.stdout).toContain('./code-analysis/scripts/count_lines.sh');
+    expect(result.stdout).toContain('[exit code 0; sandbox: bubblewrap]');
+    expect(result.stderr).toMatch(/── done · 3 steps/);
+    const home = /audit log are in (\S+)/.exec(result.stdout)?.[1] as string;
+    const verify = spawnSync(process.execPath, [bin, 'audit', 'verify', '--json'], {
+      encoding: 'utf8',
+      env: { PATH: process.env.PATH ?? '/usr/bin:/bin', SKILLHOST_HOME: home },
+    });
+    expect(verify.status, verify.stdout + verify.stderr).toBe(0);
+    const show = spawnSync(process.execPath, [bin, 'audit', 'show'], {
+      encoding: 'utf8',
+      env: { PATH: process.env.PATH ?? '/usr/bin:/bin', SKILLHOST_HOME: home },
+    });
+    for (const event of ['agent-start', 'skill-activate', 'resource-read', 'script-run', 'model-request', 'agent-end'])
+      expect(show.stdout).toContain(event);
+  });
+});
