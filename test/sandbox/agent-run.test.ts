@@ -14,8 +14,12 @@ describe('the example agent, run by skillhost agent run against the scripted loc
     });
     expect(result.status, result.stderr).toBe(0);
     expect(result.stdout).toContain('SCRIPTED LOCAL MODEL');
-    expect(result.stderr).toContain('▸ read_skill_resource code-analysis references/checklist.md … ok');
-    expect(result.stderr).toMatch(/▸ run_skill_script code-analysis scripts\/count_lines\.sh .* … ok .*\(approved by --yes\/--allow\)/);
+    expect(result.stderr).toContain(
+      '▸ read_skill_resource code-analysis references/checklist.md … ok',
+    );
+    expect(result.stderr).toMatch(
+      /▸ run_skill_script code-analysis scripts\/count_lines\.sh .* … ok .*\(approved by --yes\/--allow\)/,
+    );
     expect(result.stdout).toContain('./code-analysis/scripts/count_lines.sh');
     expect(result.stdout).toContain('[exit code 0; sandbox: bubblewrap]');
     expect(result.stderr).toMatch(/── done · 3 steps/);
@@ -29,7 +33,14 @@ describe('the example agent, run by skillhost agent run against the scripted loc
       encoding: 'utf8',
       env: { PATH: process.env.PATH ?? '/usr/bin:/bin', SKILLHOST_HOME: home },
     });
-    for (const event of ['agent-start', 'skill-activate', 'resource-read', 'script-run', 'model-request', 'agent-end'])
+    for (const event of [
+      'agent-start',
+      'skill-activate',
+      'resource-read',
+      'script-run',
+      'model-request',
+      'agent-end',
+    ])
       expect(show.stdout).toContain(event);
   });
 });
