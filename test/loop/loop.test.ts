@@ -217,3 +217,41 @@ describe('interrupting', () => {
     expect(end).toMatchObject({ status: 'interrupted', code: 'AGENT_INTERRUPTED' });
   });
 });
+
+describe('the limits', () => {
+  it('stops at the output-token limit and at the wall-time limit', async () => {
+    const w = world();
+    const server = await startModelServer({
+      anthropic: [
+        { toolCalls: [{ id: 'toolu_1', name: 'search_skills', input: { query: 'tool' } }] },
+        { hang: true },
+      ],
+    });
+    const model = modelHandle(
+      { provider: 'anthropic', apiKey: KEY, baseURL: server.url },
+      'claude-sonnet-4-5',
+    );
+    // Each scripted answer costs 5 output tokens: the second request would pass a limit of 5.
+    const tokens = await runAgentLoop({
+      runtime: w.runtime,
+      models: [model],
+      system: 'S',
+      messages: [{ role: 'user', content: 'go' }],
+      limits: { maxOutputTokens: 5 },
+    });
+    expect(tokens).toMatchObject({ status: 'limit', limit: 'output-tokens', steps: 1 });
+    // The model never answers: the wall-time limit aborts the request.
+    const time = await runAgentLoop({
+      runtime: w.runtime,
+      models: [model],
+      system: 'S',
+      messages: [{ role: 'user', content: 'go' }],
+      limits: { wallTimeMs: 50 },
+    });
+    expect(time).toMatchObject({
+      status: 'limit',
+      limit: 'wall-time',
+      code: 'AGENT_LIMIT_REACHED',
+    });
+  });
+});
