@@ -1,8 +1,9 @@
-import { readdirSync, readFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runCli } from '../helpers/cli.js';
 import { startModelServer } from '../helpers/model-servers.js';
+import { sse, startFixtureServer, stream } from '../helpers/sse-fixtures.js';
 import { tempDir } from '../helpers/temp.js';
 
 const examples = resolve('examples');
@@ -282,5 +283,81 @@ describe('skillhost agent run', () => {
     );
     expect(again.code).toBe(0);
     expect(again.stderr, again.stderr).toContain('(approved for this session)');
+  });
+
+  it('reads a key from $SKILLHOST_HOME/keys.json only when no one else can read it', async () => {
+    const home = tempDir('skillhost-home-');
+    const server = await startModelServer({ anthropic: [{ text: 'Keyed.' }] });
+    const keys = join(home, '.skillhost', 'keys.json');
+    mkdirSync(join(home, '.skillhost'), { recursive: true });
+    writeFileSync(keys, JSON.stringify({ anthropic: KEY }), { mode: 0o644 });
+    chmodSync(keys, 0o644);
+    const env = { ANTHROPIC_BASE_URL: server.url };
+    const args = ['agent', 'run', ...base, '--provider', 'anthropic', 'code-analyst', 'hi'];
+    const open = await runCli(args, { home, env });
+    expect(open.code).toBe(2);
+    expect(open.stderr).toContain('chmod 600');
+    expect(server.requests).toHaveLength(0);
+    chmodSync(keys, 0o600);
+    const ok = await runCli(args, { home, env });
+    expect(ok.code).toBe(0);
+    expect(server.requests[0]?.headers['x-api-key']).toBe(KEY);
+    const none = await runCli(args, { env });
+    expect(none.code).toBe(1);
+    expect(none.stderr).toContain('MODEL_KEY_MISSING');
+    expect(none.stderr).toContain('ANTHROPIC_API_KEY');
+  });
+
+  it('runs on an OpenAI-compatible server given with --base-url, with no key', async () => {
+    const chunk = (delta: unknown, finish: string | null = null) =>
+      sse({
+        id: 'c1',
+        object: 'chat.completion.chunk',
+        created: 1,
+        model: 'qwen2.5-coder:7b',
+        choices: [{ index: 0, delta, finish_reason: finish }],
+      });
+    const server = await startFixtureServer([
+      stream([
+        chunk({
+          role: 'assistant',
+          tool_calls: [
+            {
+              index: 0,
+              id: 'call_1',
+              type: 'function',
+              function: { name: 'search_skills', arguments: '{"query":"csv"}' },
+            },
+          ],
+        }),
+        chunk({}, 'tool_calls'),
+        'data: [DONE]\n\n',
+      ]),
+      stream([
+        chunk({ role: 'assistant', content: 'Local answer.' }),
+        chunk({}, 'stop'),
+        'data: [DONE]\n\n',
+      ]),
+    ]);
+    const run = await runCli([
+      'agent',
+      'run',
+      ...base,
+      '--provider',
+      'openai-compatible',
+      '--base-url',
+      `${server.url}/v1`,
+      '--model',
+      'qwen2.5-coder:7b',
+      'code-analyst',
+      'Which skill reads CSV?',
+    ]);
+    expect(run.code, run.stderr).toBe(0);
+    expect(server.requests.map((request) => request.body.model)).toEqual([
+      'qwen2.5-coder:7b',
+      'qwen2.5-coder:7b',
+    ]);
+    expect(server.requests[0]?.headers.authorization).toBeUndefined();
+    expect(run.stderr).toContain('▸ search_skills csv … ok');
   });
 });
