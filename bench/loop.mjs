@@ -97,7 +97,8 @@ async function loopTime(runtime, skill, calls) {
     models: [{ provider: 'anthropic', model: 'instant', load: async () => model }],
     system: 'You are a benchmark agent.',
     messages: [{ role: 'user', content: 'go' }],
-    limits: { maxSteps: steps + 1 },
+    // A budget as agents set one: the request is counted before every step.
+    limits: { maxSteps: steps + 1, contextBudget: 100_000_000 },
   });
   const elapsed = performance.now() - started;
   if (end.status !== 'done') throw new Error(`the loop ended ${end.status}: ${end.reason}`);
