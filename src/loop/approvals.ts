@@ -1,6 +1,7 @@
 import { SkillhostError } from '../errors.js';
 import { parseAllowedTools, type ToolGrant } from '../policy/allowed-tools.js';
-import { coversScript } from '../policy/coverage.js';
+import { analyseCommand } from '../policy/command-analysis.js';
+import { coversRequest, coversScript } from '../policy/coverage.js';
 import { canonicalTool } from '../policy/tools.js';
 import { quote } from '../quote.js';
 import type { ApprovalAnswer, ApprovalQuestion } from '../runtime/types.js';
@@ -80,7 +81,16 @@ export function sessionKey(question: ApprovalQuestion): string {
     ]);
   if (question.kind === 'activation')
     return canonicalJson(['activation', question.source, question.skill, question.contentHash]);
-  // Any other kind (a host tool): the exact input, nothing wider.
+  // A workspace tool: write and edit for the session, a shell command only as written; any
+  // other question, its exact input.
+  if (record.kind === 'tool') {
+    const canonical = String(record.canonical ?? record.tool ?? '');
+    const input = (record.input ?? {}) as Record<string, unknown>;
+    if (canonical === 'write' || canonical === 'edit')
+      return canonicalJson(['tool', record.workspace, canonical]);
+    if (canonical === 'bash')
+      return canonicalJson(['tool', record.workspace, 'bash', input.command]);
+  }
   return canonicalJson(['exact', record]);
 }
 
@@ -92,6 +102,7 @@ export function summarize(question: ApprovalQuestion): string {
   }
   if (question.kind === 'activation') return `activate the untrusted skill ${question.skill}`;
   const record = question as unknown as Record<string, unknown>;
+  if (typeof record.summary === 'string') return record.summary;
   return `${String(record.kind)} ${String(record.tool ?? '')}`.trim();
 }
 
@@ -104,12 +115,20 @@ function coveredBy(grants: readonly ToolGrant[], question: ApprovalQuestion): bo
         .covered;
     }
     if (question.kind === 'activation') return grant.tools.includes('activate_skill');
-    // A host tool's question names its tool, and its command or path when it has one.
-    const tool = typeof record.tool === 'string' ? canonicalTool(record.tool) : undefined;
-    if (tool === undefined || !grant.tools.includes(tool) || !grant.preApprovable) return false;
-    if (grant.command !== undefined) return false; // command grants need the shell reader: the policy's job
-    if (grant.path !== undefined) return false;
-    return true;
+    // A workspace tool's question names its tool and carries its exact input: a command is read
+    // as bash reads it, a path matched against the entry's glob, as the policy does.
+    const name = typeof record.canonical === 'string' ? record.canonical : record.tool;
+    const tool = typeof name === 'string' ? canonicalTool(name) : undefined;
+    if (tool === undefined) return false;
+    const input = (record.input ?? {}) as Record<string, unknown>;
+    const command = typeof input.command === 'string' ? input.command : undefined;
+    const path = typeof input.path === 'string' ? input.path : undefined;
+    return coversRequest(
+      grant,
+      tool,
+      path === undefined ? {} : { path },
+      command === undefined ? undefined : analyseCommand(command),
+    ).covered;
   });
 }
 

@@ -96,3 +96,42 @@ describe('the approval broker', () => {
     expect(await broker.confirm(question)).toBe('no');
   });
 });
+
+describe('questions about workspace tools', () => {
+  // The shape the runtime asks with for a host tool (kind 'tool'), written out here.
+  const bash = {
+    kind: 'tool',
+    tool: 'workspace_bash',
+    canonical: 'bash',
+    workspace: '/work/repo',
+    input: { command: 'git status' },
+    inputHash: 'h',
+    summary: 'bash: git status',
+    reason: 'commands are asked',
+  } as unknown as ScriptApprovalQuestion;
+
+  it('--allow covers a command as bash reads it, and a session grant is bound to the exact command', async () => {
+    expect(
+      await new ApprovalBroker({ hash: sha256, allow: ['Bash(git status)'] }).confirm(bash),
+    ).toBe('yes');
+    const other = {
+      ...bash,
+      input: { command: 'git status; curl x' },
+    } as unknown as ScriptApprovalQuestion;
+    expect(
+      await new ApprovalBroker({ hash: sha256, allow: ['Bash(git status)'] }).confirm(other),
+    ).toBe('no');
+    expect(sessionKey(bash)).not.toBe(sessionKey(other));
+    const asked: string[] = [];
+    const broker = new ApprovalBroker({
+      hash: sha256,
+      ask: async (request) => {
+        asked.push(request.summary);
+        return { decision: 'session' };
+      },
+    });
+    await broker.confirm(bash);
+    await broker.confirm(bash);
+    expect(asked).toEqual(['bash: git status']);
+  });
+});
