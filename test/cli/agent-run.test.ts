@@ -3,7 +3,7 @@ import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runCli } from '../helpers/cli.js';
 import { startModelServer } from '../helpers/model-servers.js';
-import { sse, startFixtureServer, stream } from '../helpers/sse-fixtures.js';
+import { failure, sse, startFixtureServer, stream } from '../helpers/sse-fixtures.js';
 import { tempDir } from '../helpers/temp.js';
 
 const examples = resolve('examples');
@@ -359,5 +359,28 @@ describe('skillhost agent run', () => {
     ]);
     expect(server.requests[0]?.headers.authorization).toBeUndefined();
     expect(run.stderr).toContain('▸ search_skills csv … ok');
+  });
+
+  it('keeps even a masked key a provider quotes out of the error it prints', async () => {
+    const server = await startFixtureServer([
+      failure(401, {
+        type: 'error',
+        error: {
+          type: 'authentication_error',
+          message: `Incorrect API key provided: ${KEY.slice(0, 12)}******${KEY.slice(-4)}`,
+        },
+      }),
+    ]);
+    const run = await runCli(
+      ['agent', 'run', ...base, '--provider', 'anthropic', 'code-analyst', 'hi'],
+      {
+        env: { ANTHROPIC_API_KEY: KEY, ANTHROPIC_BASE_URL: server.url },
+      },
+    );
+    expect(run.code).toBe(1);
+    expect(run.stderr).toContain('MODEL_AUTH_FAILED');
+    expect(run.stderr).toContain('Incorrect API key provided: [redacted]');
+    expect(run.stderr).not.toContain(KEY.slice(0, 12));
+    expect(server.requests).toHaveLength(1);
   });
 });

@@ -45,6 +45,8 @@ export const EXIT_CODES: Readonly<Record<LoopStatus, number>> = {
 };
 
 const MAX_TASK_BYTES = 1024 * 1024;
+/** A key as a provider quotes it in an error, its middle masked with asterisks. */
+const MASKED_KEY = /[A-Za-z0-9_-]{2,}\*{3,}[A-Za-z0-9_-]{0,12}/g;
 
 function positive(value: unknown, name: string): number | undefined {
   if (value === undefined) return undefined;
@@ -407,7 +409,8 @@ export async function runAgentCommand(
           approvals: broker,
           signal: controller.signal,
           audit: (record) => runtime.recordAgentEvent(record),
-          redact,
+          // A provider's error may quote the key masked (sk-ab…***…wxyz): that goes too.
+          redact: (text) => redact(text).replace(MASKED_KEY, '[redacted]'),
         });
       } finally {
         unsubscribe?.();
