@@ -383,4 +383,35 @@ describe('skillhost agent run', () => {
     expect(run.stderr).not.toContain(KEY.slice(0, 12));
     expect(server.requests).toHaveLength(1);
   });
+
+  it('--resume brings back the skills the session had activated', async () => {
+    const home = tempDir('skillhost-home-');
+    const activate = (id: string) => ({
+      toolCalls: [{ id, name: 'activate_skill', input: { name: 'csv-summary' } }],
+    });
+    const server = await startModelServer({
+      anthropic: [
+        activate('toolu_1'),
+        { text: 'Active.' },
+        activate('toolu_2'),
+        { text: 'Still.' },
+      ],
+    });
+    const env = { ANTHROPIC_API_KEY: KEY, ANTHROPIC_BASE_URL: server.url };
+    const first = await runCli(
+      ['agent', 'run', ...base, '--provider', 'anthropic', 'code-analyst', 'CSV'],
+      { home, env },
+    );
+    expect(first.code).toBe(0);
+    const id = /session ([0-9a-f-]{36})/.exec(first.stderr)?.[1] as string;
+    const show = await runCli(['sessions', 'show', id, '--json'], { home, env });
+    expect(JSON.parse(show.stdout).activeSkills).toEqual(['csv-summary']);
+    const again = await runCli(
+      ['agent', 'run', ...base, '--provider', 'anthropic', '--resume', id, 'code-analyst', 'Again'],
+      { home, env },
+    );
+    expect(again.code).toBe(0);
+    // The skill is active again in the resumed run: its body is not sent twice.
+    expect(JSON.stringify(server.requests[3]?.body.messages.at(-1))).toContain('is already active');
+  });
 });
