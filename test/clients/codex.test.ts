@@ -161,10 +161,8 @@ describe('Codex over stdio', () => {
     );
   });
 
-  // known failure: as with every client's signal, the server sets SIGTERM and SIGINT back to their
-  // default action right after Codex's SIGTERM while it still closes (rt_sigaction SIG_DFL);
-  // Codex's SIGKILL follows regardless, so here it changes nothing the model or the log sees.
-  it.fails('keeps catching SIGINT and SIGTERM until it has exited', async () => {
+  // Clients send more than one signal; each must find the handler, never the default action.
+  it('keeps catching SIGINT and SIGTERM until it has exited', async () => {
     const run = await scripted();
     expect(run.server).toBeDefined();
     expect(defaultsAfterFirstSignal(run.server as TracedProcess)).toEqual([]);
