@@ -36,7 +36,7 @@ export interface ToolCallResult {
   /** The error code when `isError`. */
   readonly code?: Code;
   readonly text: string;
-  /** Structured content (for clients that take it). */
+  /** The metadata an application may want (an MCP server sends it in `_meta`, not to the model). */
   readonly data?: Readonly<Record<string, unknown>>;
 }
 
@@ -241,7 +241,7 @@ async function execute(
         return { isError: false, text: resource.content.text, data };
       return {
         isError: false,
-        text: `${resource.path} is a binary file (${resource.mediaType}, ${resource.size} bytes); it is not shown as text. Clients that take structured results receive it as base64.`,
+        text: `${resource.path} is a binary file (${resource.mediaType}, ${resource.size} bytes); it is not shown as text (the application receives it as base64 in the result data).`,
         data: { ...data, base64: resource.content.base64 },
       };
     }

@@ -56,9 +56,7 @@ describe.each(['stdio', 'http'] as const)('Claude Code over %s', (transport) => 
     expect(received(run, 1)).toContain('tidy-notes');
   });
 
-  // known failure: the model receives the JSON of structuredContent, not the body:
-  // {"name":"tidy-notes","address":"tidy-notes@explicit","directory":"…","alreadyActive":false,"files":[…]}
-  it.fails('sends the model the skill body after activate_skill', async () => {
+  it('sends the model the skill body after activate_skill', async () => {
     const run = await activation();
     expect(received(run, 1)).toContain(BODY_MARKER);
   });
@@ -67,9 +65,7 @@ describe.each(['stdio', 'http'] as const)('Claude Code over %s', (transport) => 
     expectCompletedOffline(await read(), 3);
   });
 
-  // known failure: the model receives the JSON of structuredContent, not the file:
-  // {"path":"references/style.md","mediaType":"text/markdown","size":59}
-  it.fails('sends the model the file text after read_skill_resource', async () => {
+  it('sends the model the file text after read_skill_resource', async () => {
     expect(received(await read(), 1)).toContain(REFERENCE_MARKER);
   });
 });
@@ -93,9 +89,7 @@ describe('Claude Code over stdio', () => {
     expect(run.audit.map((record) => record.event)).toContain('script-run');
   });
 
-  // known failure: the model receives the JSON of structuredContent, not the output:
-  // {"exitCode":0,"signal":null,"timedOut":false,"durationMs":…,"sandbox":"bubblewrap","approvedBy":"policy","contentHash":"…"}
-  it.fails("sends the model the script's output after run_skill_script", async () => {
+  it("sends the model the script's output after run_skill_script", async () => {
     expect(received(await scripted(), 2)).toContain(`${SCRIPT_MARKER} counted notes.txt`);
   });
 

@@ -71,9 +71,7 @@ describe('Codex over stdio', () => {
     expect(run.audit.map((record) => record.event)).toContain('skill-activate');
   });
 
-  // known failure: the model receives the JSON of structuredContent, not the body:
-  // Wall time: … seconds\nOutput:\n{"name":"tidy-notes","address":"tidy-notes@explicit",…,"files":[…]}
-  it.fails('sends the model the skill body after activate_skill', async () => {
+  it('sends the model the skill body after activate_skill', async () => {
     expect(received(await activation(), 1)).toContain(BODY_MARKER);
   });
 
@@ -83,9 +81,7 @@ describe('Codex over stdio', () => {
     expect(run.audit.map((record) => record.event)).toContain('resource-read');
   });
 
-  // known failure: the model receives the JSON of structuredContent, not the file:
-  // {"path":"references/style.md","mediaType":"text/markdown","size":59}
-  it.fails('sends the model the file text after read_skill_resource', async () => {
+  it('sends the model the file text after read_skill_resource', async () => {
     expect(received(await read(), 1)).toContain(REFERENCE_MARKER);
   });
 
@@ -95,9 +91,7 @@ describe('Codex over stdio', () => {
     expect(run.audit.map((record) => record.event)).toContain('script-run');
   });
 
-  // known failure: the model receives the JSON of structuredContent, not the output:
-  // {"exitCode":0,"signal":null,"timedOut":false,…,"sandbox":"bubblewrap","approvedBy":"policy",…}
-  it.fails("sends the model the script's output after run_skill_script", async () => {
+  it("sends the model the script's output after run_skill_script", async () => {
     expect(received(await scripted(), 2)).toContain(`${SCRIPT_MARKER} counted notes.txt`);
   });
 

@@ -4,7 +4,7 @@ import { Client } from '@modelcontextprotocol/client';
 import { getDefaultEnvironment, StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseAuditLog } from '../../src/audit/reader.js';
-import { Scratch, type SkillTree, skillTree, textOf } from '../adapters/mcp/fixture.js';
+import { metaOf, Scratch, type SkillTree, skillTree, textOf } from '../adapters/mcp/fixture.js';
 import { bin } from '../helpers/built.js';
 
 describe('skillhost mcp over stdio runs a script in bubblewrap (the built bin)', () => {
@@ -49,7 +49,7 @@ describe('skillhost mcp over stdio runs a script in bubblewrap (the built bin)',
     });
     expect(run.isError).toBe(false);
     expect(textOf(run)).toContain('hello Ada');
-    expect(run.structuredContent).toMatchObject({
+    expect(metaOf(run)).toMatchObject({
       exitCode: 0,
       sandbox: 'bubblewrap',
       approvedBy: 'policy',

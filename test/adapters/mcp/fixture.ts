@@ -78,6 +78,20 @@ export function textOf(result: unknown): string {
   return content[0]?.text ?? '';
 }
 
+/**
+ * The runtime's metadata of a tool result (`_meta["skillhost/result"]`). There is no structured
+ * content: clients would send the model its JSON instead of the text.
+ */
+// biome-ignore lint/suspicious/noExplicitAny: dug into by the tests.
+export function metaOf(result: unknown): any {
+  const { structuredContent, _meta } = result as {
+    structuredContent?: unknown;
+    _meta?: Record<string, unknown>;
+  };
+  expect(structuredContent).toBeUndefined();
+  return _meta?.['skillhost/result'];
+}
+
 /** The error a promise rejects with (it must reject). */
 export async function rejection(promise: Promise<unknown>): Promise<Error & { code?: number }> {
   try {
@@ -132,9 +146,9 @@ export async function expectBadCallsRefused(client: Client): Promise<void> {
     ],
   ];
   for (const [pending, code] of cases) {
-    const result = (await pending) as { isError?: boolean; structuredContent?: { code?: string } };
+    const result = (await pending) as { isError?: boolean };
     expect(result.isError).toBe(true);
-    expect(result.structuredContent?.code).toBe(code);
+    expect(metaOf(result)?.code).toBe(code);
     expect(textOf(result)).toContain(code);
     expect(textOf(result)).not.toContain(OUTSIDE_SECRET);
   }

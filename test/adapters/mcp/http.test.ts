@@ -16,6 +16,7 @@ import {
   ESCAPES,
   expectBadCallsRefused,
   LOGO,
+  metaOf,
   OUTSIDE_SECRET,
   rejection,
   Scratch,
@@ -103,7 +104,7 @@ describe('serveHttp: Streamable HTTP on loopback (in process, the SDK client)', 
       name: 'read_skill_resource',
       arguments: { name: 'hello', path: 'assets/logo.png' },
     });
-    expect(read.structuredContent).toMatchObject({
+    expect(metaOf(read)).toMatchObject({
       mediaType: 'image/png',
       base64: Buffer.from(LOGO).toString('base64'),
     });
@@ -112,7 +113,7 @@ describe('serveHttp: Streamable HTTP on loopback (in process, the SDK client)', 
       arguments: { name: 'hello', script: 'scripts/greet.sh', args: ['Grace'] },
     });
     expect(textOf(run)).toContain('hello Grace');
-    expect(run.structuredContent).toMatchObject({ sandbox: 'bubblewrap', approvedBy: 'policy' });
+    expect(metaOf(run)).toMatchObject({ sandbox: 'bubblewrap', approvedBy: 'policy' });
   });
 
   it('answers bad calls with coded error results and keeps serving', async () => {

@@ -9,7 +9,15 @@ import { sha256 } from '../../../src/node/hash.js';
 import { CANONICAL_TOOLS } from '../../../src/policy/tools.js';
 import { type CreateSkillRuntimeOptions, createSkillRuntime } from '../../../src/runtime/create.js';
 import { tempDir } from '../../helpers/temp.js';
-import { addSkill, rejection, Scratch, type SkillTree, skillTree, textOf } from './fixture.js';
+import {
+  addSkill,
+  metaOf,
+  rejection,
+  Scratch,
+  type SkillTree,
+  skillTree,
+  textOf,
+} from './fixture.js';
 
 const scratch = new Scratch();
 const open: Array<() => Promise<void>> = [];
@@ -101,7 +109,7 @@ describe('createMcpServer', () => {
       name: 'run_skill_script',
       arguments: { name: 'hello', script: 'scripts/greet.sh' },
     });
-    expect(run.structuredContent).toEqual({ code: 'TOOL_UNKNOWN' });
+    expect(metaOf(run)).toEqual({ code: 'TOOL_UNKNOWN' });
   });
 
   it('with watch, tells the client of every registry change the watcher reports', async () => {

@@ -18,6 +18,7 @@ import {
   ESCAPES,
   expectBadCallsRefused,
   LOGO,
+  metaOf,
   OUTSIDE_SECRET,
   rejection,
   Scratch,
@@ -116,7 +117,7 @@ describe('skillhost mcp over stdio (the built bin, the SDK client)', () => {
     });
     expect(activation.isError).toBe(false);
     expect(textOf(activation)).toContain('Run scripts/greet.sh with the name.');
-    expect(activation.structuredContent).toMatchObject({
+    expect(metaOf(activation)).toMatchObject({
       name: 'hello',
       files: ['assets/logo.png', 'references/guide.md', 'scripts/greet.sh'],
     });
@@ -135,7 +136,7 @@ describe('skillhost mcp over stdio (the built bin, the SDK client)', () => {
       arguments: { name: 'guarded', script: 'scripts/count.sh' },
     });
     expect(run.isError).toBe(true);
-    expect(run.structuredContent).toEqual({ code: 'PERMISSION_REQUIRED' });
+    expect(metaOf(run)).toEqual({ code: 'PERMISSION_REQUIRED' });
   });
 
   it('searches the skills', async () => {
@@ -144,7 +145,7 @@ describe('skillhost mcp over stdio (the built bin, the SDK client)', () => {
       arguments: { query: 'say hello to people' },
     });
     expect(search.isError).toBe(false);
-    const results = (search.structuredContent as { results: Array<{ name: string }> }).results;
+    const results = (metaOf(search) as { results: Array<{ name: string }> }).results;
     expect(results[0]?.name).toBe('hello');
   });
 
