@@ -23,11 +23,29 @@ export type RuntimeToolName =
   | 'run_skill_script'
   | 'search_skills';
 
+/**
+ * What a tool does to the world, as MCP's tool annotations say it (clients decide on them what to
+ * call without asking): hints, but truthful ones.
+ */
+export interface ToolAnnotations {
+  /** It changes nothing outside the runtime's session (reads, lists, activates). */
+  readonly readOnlyHint: boolean;
+  /** It may overwrite or delete something (a script writing to a writable workspace). */
+  readonly destructiveHint: boolean;
+  /** Calling it again with the same input has no further effect. */
+  readonly idempotentHint: boolean;
+  /** It may reach things outside the skills (the network, the user's files). */
+  readonly openWorldHint: boolean;
+}
+
 /** One tool as a model receives it. */
 export interface ToolDefinition {
   readonly name: RuntimeToolName;
+  /** A short human title (clients show it in approval prompts and tool lists). */
+  readonly title: string;
   readonly description: string;
   readonly inputSchema: JsonSchemaObject;
+  readonly annotations: ToolAnnotations;
 }
 
 /** What a tool call returns: the text the model sees, structured data, and whether it failed. */
@@ -46,6 +64,10 @@ export interface ToolHost {
   readonly hostTools: readonly string[];
   /** Whether scripts can run at all (a runner was given). */
   readonly canRunScripts: boolean;
+  /** Whether a script may write outside its own scratch folders (a writable workspace). */
+  readonly scriptsMayWrite: boolean;
+  /** Whether a script may run without the OS sandbox (and so reach the network, the user's files). */
+  readonly scriptsMayRunUnsandboxed: boolean;
   offered(): RegistryEntry[];
   catalog(): CatalogResult;
   route(task: string, options?: RouteOptions): RouteResult;
@@ -132,6 +154,36 @@ const DESCRIPTIONS: Readonly<Record<RuntimeToolName, string>> = {
     'Search the available skills by what a task needs, including skills the catalog could not list. Returns names, descriptions and relevance scores.',
 };
 
+const TITLES: Readonly<Record<RuntimeToolName, string>> = {
+  activate_skill: 'Activate an Agent Skill (skillhost)',
+  read_skill_resource: "Read a skill's file (skillhost)",
+  run_skill_script: "Run a skill's script in the sandbox (skillhost)",
+  search_skills: 'Search the Agent Skills (skillhost)',
+};
+
+/** Activation, reading and search only read (activation changes only the session's state). */
+const READ_ONLY: ToolAnnotations = {
+  readOnlyHint: true,
+  destructiveHint: false,
+  idempotentHint: true,
+  openWorldHint: false,
+};
+
+/**
+ * What each tool does to the world. A script run is never read-only and never idempotent; it is
+ * destructive only where it may write to a writable workspace, and reaches the open world only
+ * where it may run outside the sandbox (which has no network and none of the user's files).
+ */
+function annotationsOf(host: ToolHost, name: RuntimeToolName): ToolAnnotations {
+  if (name !== 'run_skill_script') return READ_ONLY;
+  return {
+    readOnlyHint: false,
+    destructiveHint: host.scriptsMayWrite || host.scriptsMayRunUnsandboxed,
+    idempotentHint: false,
+    openWorldHint: host.scriptsMayRunUnsandboxed,
+  };
+}
+
 /** The names of the tools offered, without building their definitions (no catalog rendering). */
 function offeredToolNames(host: ToolHost): RuntimeToolName[] {
   if (host.offered().length === 0) return [];
@@ -155,6 +207,7 @@ export function runtimeTools(host: ToolHost): ToolDefinition[] {
   const enumerable = hidden === 0 && shown.length <= MAX_ENUM;
   return names.map((name) => ({
     name,
+    title: TITLES[name],
     description:
       name === 'activate_skill' && hidden > 0
         ? `${DESCRIPTIONS[name]} ${hidden} skills are not listed in the catalog; find them with search_skills.`
@@ -165,6 +218,7 @@ export function runtimeTools(host: ToolHost): ToolDefinition[] {
         ? { name: { enum: shown.map((decision) => decision.name) } }
         : {},
     ),
+    annotations: annotationsOf(host, name),
   }));
 }
 

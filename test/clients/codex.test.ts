@@ -4,7 +4,13 @@ import { type Call, CODEX_NAMESPACE, codex, codexTurns } from './harness/clients
 import { expectCompletedOffline, once } from './harness/expect.js';
 import { offeredTools, responsesToolOutput } from './harness/received.js';
 import { type ClientRun, type McpTool, runClient } from './harness/run.js';
-import { BODY_MARKER, REFERENCE_MARKER, SCRIPT_MARKER, SKILL_NAMES } from './harness/skills.js';
+import {
+  BODY_MARKER,
+  REFERENCE_MARKER,
+  SCRIPT_MARKER,
+  SKILL_NAMES,
+  UNAPPROVED_MARKER,
+} from './harness/skills.js';
 import { defaultsAfterFirstSignal, outsideLoopback, type TracedProcess } from './harness/trace.js';
 
 /**
@@ -21,6 +27,11 @@ const READ: Call = {
 const RUN: Call = {
   tool: 'run_skill_script',
   input: { name: 'tidy-notes', script: 'scripts/count.sh', args: ['notes.txt'] },
+};
+const ACTIVATE_WEATHER: Call = { tool: 'activate_skill', input: { name: 'weather-report' } };
+const RUN_WEATHER: Call = {
+  tool: 'run_skill_script',
+  input: { name: 'weather-report', script: 'scripts/fetch.sh' },
 };
 const SEARCH: Call = { tool: 'search_skills', input: { query: 'tidy up meeting notes' } };
 
@@ -105,20 +116,27 @@ describe('Codex over stdio', () => {
     expectCompletedOffline(await defaults(), 2);
   });
 
-  // known failure: without a per-tool setting Codex refuses the read-only tool, and the model
-  // receives "MCP tool call requires approval, but approval policy is never" (our tools carry no
-  // annotations, so Codex cannot tell that activate_skill only reads).
-  it.fails('calls a read-only tool with its default approvals', async () => {
+  // The tools are annotated: Codex calls the read-only ones (readOnlyHint) without asking.
+  it('calls a read-only tool with its default approvals', async () => {
     const run = await defaults();
     expect(run.audit.map((record) => record.event)).toContain('skill-activate');
     expect(received(run, 1)).toContain(BODY_MARKER);
   });
 
-  it('keeps asking: a script run is refused without its approval setting', async () => {
-    const run = await converse([ACTIVATE, RUN], ['activate_skill']);
+  // The script run is annotated as it is under `skillhost mcp`: not read-only, but neither
+  // destructive nor open-world (the sandbox has no network and none of the user's files), so
+  // Codex calls it without asking; skillhost's own policy is what decides whether it runs.
+  it('runs a script its skill pre-approves with Codex’s default approvals', async () => {
+    const run = await converse([ACTIVATE, RUN], []);
     expectCompletedOffline(run, 3);
-    expect(received(run, 2)).toMatch(/requires approval/);
-    expect(run.audit.map((record) => record.event)).not.toContain('script-run');
+    expect(received(run, 2)).toContain(`${SCRIPT_MARKER} counted notes.txt`);
+  });
+
+  it('keeps asking: a script nothing pre-approves is refused by skillhost’s policy', async () => {
+    const run = await converse([ACTIVATE_WEATHER, RUN_WEATHER], []);
+    expectCompletedOffline(run, 3);
+    expect(received(run, 2)).toContain('PERMISSION_REQUIRED');
+    expect(received(run, 2)).not.toContain(UNAPPROVED_MARKER);
   });
 
   // Codex 0.171 ends its MCP servers with kill(-pgid, SIGTERM) and, a few milliseconds later,

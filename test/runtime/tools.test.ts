@@ -8,7 +8,12 @@ import { skillText, tempDir, writeTree } from '../helpers/temp.js';
 
 function runtimeWith(
   files: Record<string, string | Uint8Array>,
-  options: { tools?: string[]; scope?: string[]; budget?: number } = {},
+  options: {
+    tools?: string[];
+    scope?: string[];
+    budget?: number;
+    scripts?: { allowUnsandboxed?: boolean; workspace?: { path: string; writable: boolean } };
+  } = {},
 ) {
   const root = tempDir('skillhost-skills-');
   writeTree(root, files);
@@ -20,6 +25,7 @@ function runtimeWith(
     deps: nodeRuntimeDeps({ runner: shellRunner() }),
     ...(options.scope === undefined ? {} : { scope: options.scope }),
     ...(options.budget === undefined ? {} : { catalog: { budget: options.budget } }),
+    ...(options.scripts === undefined ? {} : { scripts: options.scripts }),
   });
   return { runtime, sink, root };
 }
@@ -61,6 +67,44 @@ describe('the runtime facade: tools() and callTool()', () => {
     });
     // JSON-serialisable, as every adapter sends it.
     expect(JSON.parse(JSON.stringify(tools))).toEqual(tools);
+  });
+
+  it('annotates each tool truthfully: only a script run changes anything', () => {
+    const hints = (runtime: ReturnType<typeof runtimeWith>['runtime']) =>
+      Object.fromEntries(runtime.tools().map((tool) => [tool.name, tool.annotations]));
+    const readOnly = {
+      readOnlyHint: true,
+      destructiveHint: false,
+      idempotentHint: true,
+      openWorldHint: false,
+    };
+    const sandboxed = hints(runtimeWith(SKILLS).runtime);
+    expect(sandboxed).toEqual({
+      activate_skill: readOnly,
+      read_skill_resource: readOnly,
+      search_skills: readOnly,
+      run_skill_script: {
+        readOnlyHint: false,
+        destructiveHint: false,
+        idempotentHint: false,
+        openWorldHint: false,
+      },
+    });
+    const writable = hints(
+      runtimeWith(SKILLS, { scripts: { workspace: { path: tempDir('ws-'), writable: true } } })
+        .runtime,
+    );
+    expect(writable.run_skill_script).toMatchObject({
+      destructiveHint: true,
+      openWorldHint: false,
+    });
+    const unsandboxed = hints(runtimeWith(SKILLS, { scripts: { allowUnsandboxed: true } }).runtime);
+    expect(unsandboxed.run_skill_script).toMatchObject({
+      destructiveHint: true,
+      openWorldHint: true,
+    });
+    for (const tool of runtimeWith(SKILLS).runtime.tools())
+      expect(tool.title).toMatch(/\(skillhost\)$/);
   });
 
   it('never offers a tool the host lacks, and narrows to the scope', () => {

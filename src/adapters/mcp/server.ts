@@ -123,9 +123,11 @@ export class SkillServerHub {
         revision,
         tools: this.runtime.tools().map((tool) => ({
           name: tool.name,
+          title: tool.title,
           description: tool.description,
           // Served as the runtime wrote it (plain JSON data; the SDK types it as JSON values).
           inputSchema: tool.inputSchema as unknown as Tool['inputSchema'],
+          annotations: { title: tool.title, ...tool.annotations },
         })),
       };
     }

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Client } from '@modelcontextprotocol/client';
 import { expect } from 'vitest';
+import type { ToolDefinition } from '../../../src/runtime/tools.js';
 import { skillText, writeTree } from '../../helpers/temp.js';
 
 /**
@@ -90,6 +91,11 @@ export function metaOf(result: unknown): any {
   };
   expect(structuredContent).toBeUndefined();
   return _meta?.['skillhost/result'];
+}
+
+/** A runtime tool definition as MCP lists it: the title also among the annotations. */
+export function mcpToolOf(tool: ToolDefinition): Record<string, unknown> {
+  return { ...tool, annotations: { title: tool.title, ...tool.annotations } };
 }
 
 /** The error a promise rejects with (it must reject). */

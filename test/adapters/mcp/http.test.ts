@@ -16,6 +16,7 @@ import {
   ESCAPES,
   expectBadCallsRefused,
   LOGO,
+  mcpToolOf,
   metaOf,
   OUTSIDE_SECRET,
   rejection,
@@ -91,7 +92,16 @@ describe('serveHttp: Streamable HTTP on loopback (in process, the SDK client)', 
 
   it('lists exactly the runtime tools', async () => {
     const { tools } = await client.listTools();
-    expect(tools).toEqual(runtime.tools());
+    expect(tools).toEqual(runtime.tools().map(mcpToolOf));
+    const readOnly = Object.fromEntries(
+      tools.map((tool) => [tool.name, tool.annotations?.readOnlyHint]),
+    );
+    expect(readOnly).toEqual({
+      activate_skill: true,
+      read_skill_resource: true,
+      run_skill_script: false,
+      search_skills: true,
+    });
   });
 
   it('activates, reads and runs a pre-approved script through the runtime', async () => {

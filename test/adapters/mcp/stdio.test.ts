@@ -18,6 +18,7 @@ import {
   ESCAPES,
   expectBadCallsRefused,
   LOGO,
+  mcpToolOf,
   metaOf,
   OUTSIDE_SECRET,
   rejection,
@@ -100,7 +101,16 @@ describe('skillhost mcp over stdio (the built bin, the SDK client)', () => {
       deps: nodeRuntimeDeps({ runner: shellRunner() }),
     });
     const { tools } = await client.listTools();
-    expect(tools).toEqual(runtime.tools());
+    expect(tools).toEqual(runtime.tools().map(mcpToolOf));
+    const readOnly = Object.fromEntries(
+      tools.map((tool) => [tool.name, tool.annotations?.readOnlyHint]),
+    );
+    expect(readOnly).toEqual({
+      activate_skill: true,
+      read_skill_resource: true,
+      run_skill_script: false,
+      search_skills: true,
+    });
     expect(tools.map((tool) => tool.name)).toEqual([
       'activate_skill',
       'read_skill_resource',
