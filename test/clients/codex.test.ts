@@ -19,21 +19,21 @@ import { defaultsAfterFirstSignal, outsideLoopback, type TracedProcess } from '.
  * `approval_mode = "approve"`.
  */
 
-const ACTIVATE: Call = { tool: 'activate_skill', input: { name: 'tidy-notes' } };
+const ACTIVATE: Call = { tool: 'skillhost_activate', input: { name: 'tidy-notes' } };
 const READ: Call = {
-  tool: 'read_skill_resource',
+  tool: 'skillhost_read',
   input: { name: 'tidy-notes', path: 'references/style.md' },
 };
 const RUN: Call = {
-  tool: 'run_skill_script',
+  tool: 'skillhost_run',
   input: { name: 'tidy-notes', script: 'scripts/count.sh', args: ['notes.txt'] },
 };
-const ACTIVATE_WEATHER: Call = { tool: 'activate_skill', input: { name: 'weather-report' } };
+const ACTIVATE_WEATHER: Call = { tool: 'skillhost_activate', input: { name: 'weather-report' } };
 const RUN_WEATHER: Call = {
-  tool: 'run_skill_script',
+  tool: 'skillhost_run',
   input: { name: 'weather-report', script: 'scripts/fetch.sh' },
 };
-const SEARCH: Call = { tool: 'search_skills', input: { query: 'tidy up meeting notes' } };
+const SEARCH: Call = { tool: 'skillhost_search', input: { query: 'tidy up meeting notes' } };
 
 function converse(calls: readonly Call[], allow: readonly McpTool[]): Promise<ClientRun> {
   return runClient({ api: 'responses', turns: codexTurns(calls), ...codex({ allow }) });
@@ -52,14 +52,14 @@ describe('Codex over stdio', () => {
       api: 'responses',
       // The model calls a tool, then never answers: Ctrl-C comes meanwhile.
       turns: [codexTurns([ACTIVATE])[0] as ScriptedTurn, { hang: true }],
-      ...codex({ allow: ['activate_skill'] }),
+      ...codex({ allow: ['skillhost_activate'] }),
       interrupt: { afterRequests: 2, signal: 'SIGINT' },
     }),
   );
-  const activation = once(() => converse([ACTIVATE], ['activate_skill']));
-  const read = once(() => converse([READ], ['read_skill_resource']));
-  const scripted = once(() => converse([ACTIVATE, RUN], ['activate_skill', 'run_skill_script']));
-  const search = once(() => converse([SEARCH], ['search_skills']));
+  const activation = once(() => converse([ACTIVATE], ['skillhost_activate']));
+  const read = once(() => converse([READ], ['skillhost_read']));
+  const scripted = once(() => converse([ACTIVATE, RUN], ['skillhost_activate', 'skillhost_run']));
+  const search = once(() => converse([SEARCH], ['skillhost_search']));
   const defaults = once(() => converse([ACTIVATE], []));
 
   it('sends the model the catalog (the namespace description) and the tools', async () => {
@@ -73,16 +73,16 @@ describe('Codex over stdio', () => {
       expect(namespace?.description).toContain(`<name>${name}</name>`);
     expect(offeredTools(run.requests[0])).toEqual(
       expect.arrayContaining([
-        `${CODEX_NAMESPACE}/activate_skill`,
-        `${CODEX_NAMESPACE}/read_skill_resource`,
-        `${CODEX_NAMESPACE}/run_skill_script`,
-        `${CODEX_NAMESPACE}/search_skills`,
+        `${CODEX_NAMESPACE}/skillhost_activate`,
+        `${CODEX_NAMESPACE}/skillhost_read`,
+        `${CODEX_NAMESPACE}/skillhost_run`,
+        `${CODEX_NAMESPACE}/skillhost_search`,
       ]),
     );
     expect(run.audit.map((record) => record.event)).toContain('skill-activate');
   });
 
-  it('sends the model the skill body after activate_skill', async () => {
+  it('sends the model the skill body after skillhost_activate', async () => {
     expect(received(await activation(), 1)).toContain(BODY_MARKER);
   });
 
@@ -92,7 +92,7 @@ describe('Codex over stdio', () => {
     expect(run.audit.map((record) => record.event)).toContain('resource-read');
   });
 
-  it('sends the model the file text after read_skill_resource', async () => {
+  it('sends the model the file text after skillhost_read', async () => {
     expect(received(await read(), 1)).toContain(REFERENCE_MARKER);
   });
 
@@ -102,11 +102,11 @@ describe('Codex over stdio', () => {
     expect(run.audit.map((record) => record.event)).toContain('script-run');
   });
 
-  it("sends the model the script's output after run_skill_script", async () => {
+  it("sends the model the script's output after skillhost_run", async () => {
     expect(received(await scripted(), 2)).toContain(`${SCRIPT_MARKER} counted notes.txt`);
   });
 
-  it('sends the model the matching skills after search_skills', async () => {
+  it('sends the model the matching skills after skillhost_search', async () => {
     const run = await search();
     expectCompletedOffline(run, 2);
     expect(received(run, 1)).toContain('tidy-notes');

@@ -42,9 +42,9 @@ describe('skillhost mcp over stdio runs a script in bubblewrap (the built bin)',
   });
 
   it('runs the pre-approved script of an activated skill and records the run', async () => {
-    await client.callTool({ name: 'activate_skill', arguments: { name: 'hello' } });
+    await client.callTool({ name: 'skillhost_activate', arguments: { name: 'hello' } });
     const run = await client.callTool({
-      name: 'run_skill_script',
+      name: 'skillhost_run',
       arguments: { name: 'hello', script: 'scripts/greet.sh', args: ['Ada'] },
     });
     expect(run.isError).toBe(false);

@@ -40,9 +40,9 @@ export interface McpServerOptions {
 const DEFAULT_LIMITS: ResourceLimits = { maxListed: 1000, perSkill: 100, depth: 4 };
 
 const PREAMBLE =
-  'This server offers Agent Skills. The catalog below lists them; call activate_skill with a ' +
-  "skill's name when a task matches its description, read its files with read_skill_resource, " +
-  'and find unlisted skills with search_skills.';
+  'This server offers Agent Skills. The catalog below lists them; call skillhost_activate with a ' +
+  "skill's name when a task matches its description, read its files with skillhost_read, " +
+  'and find unlisted skills with skillhost_search.';
 
 /** The `_meta` key of a tool result's data (the runtime's metadata, for applications). */
 export const RESULT_META = 'skillhost/result';

@@ -95,7 +95,8 @@ export function metaOf(result: unknown): any {
 
 /** A runtime tool definition as MCP lists it: the title also among the annotations. */
 export function mcpToolOf(tool: ToolDefinition): Record<string, unknown> {
-  return { ...tool, annotations: { title: tool.title, ...tool.annotations } };
+  const { deprecatedNames: _, ...listed } = tool;
+  return { ...listed, annotations: { title: tool.title, ...tool.annotations } };
 }
 
 /** The error a promise rejects with (it must reject). */
@@ -135,19 +136,16 @@ export async function expectBadCallsRefused(client: Client): Promise<void> {
     client.callTool({ name, arguments: args });
   const cases: Array<[Promise<unknown>, string]> = [
     [call('no_such_tool', {}), 'TOOL_UNKNOWN'],
-    [call('activate_skill', { name: 42 }), 'TOOL_INPUT_INVALID'],
-    [call('activate_skill', {}), 'TOOL_INPUT_INVALID'],
-    [call('activate_skill', { name: 'hello', extra: true }), 'TOOL_INPUT_INVALID'],
-    [call('activate_skill', { name: 'x'.repeat(1024 * 1024) }), 'TOOL_INPUT_INVALID'],
-    [call('activate_skill', { name: 'not-in-the-enum' }), 'SKILL_NOT_FOUND'],
-    [call('read_skill_resource', { name: 'hello', path: ['a'] }), 'TOOL_INPUT_INVALID'],
+    [call('skillhost_activate', { name: 42 }), 'TOOL_INPUT_INVALID'],
+    [call('skillhost_activate', {}), 'TOOL_INPUT_INVALID'],
+    [call('skillhost_activate', { name: 'hello', extra: true }), 'TOOL_INPUT_INVALID'],
+    [call('skillhost_activate', { name: 'x'.repeat(1024 * 1024) }), 'TOOL_INPUT_INVALID'],
+    [call('skillhost_activate', { name: 'not-in-the-enum' }), 'SKILL_NOT_FOUND'],
+    [call('skillhost_read', { name: 'hello', path: ['a'] }), 'TOOL_INPUT_INVALID'],
+    [call('skillhost_read', { name: 'hello', path: '../../secret.txt' }), 'RESOURCE_PATH_INVALID'],
+    [call('skillhost_search', { query: 'hello', limit: 'ten' }), 'TOOL_INPUT_INVALID'],
     [
-      call('read_skill_resource', { name: 'hello', path: '../../secret.txt' }),
-      'RESOURCE_PATH_INVALID',
-    ],
-    [call('search_skills', { query: 'hello', limit: 'ten' }), 'TOOL_INPUT_INVALID'],
-    [
-      call('run_skill_script', { name: 'hello', script: 'scripts/greet.sh', args: [1, 2] }),
+      call('skillhost_run', { name: 'hello', script: 'scripts/greet.sh', args: [1, 2] }),
       'TOOL_INPUT_INVALID',
     ],
   ];
@@ -159,7 +157,7 @@ export async function expectBadCallsRefused(client: Client): Promise<void> {
     expect(textOf(result)).not.toContain(OUTSIDE_SECRET);
   }
   const { tools } = await client.listTools();
-  expect(tools.map((tool) => tool.name)).toContain('activate_skill');
+  expect(tools.map((tool) => tool.name)).toContain('skillhost_activate');
 }
 
 /** Resolves when `condition` holds, checking after each notification the caller counts. */

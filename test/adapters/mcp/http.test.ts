@@ -97,21 +97,21 @@ describe('serveHttp: Streamable HTTP on loopback (in process, the SDK client)', 
       tools.map((tool) => [tool.name, tool.annotations?.readOnlyHint]),
     );
     expect(readOnly).toEqual({
-      activate_skill: true,
-      read_skill_resource: true,
-      run_skill_script: false,
-      search_skills: true,
+      skillhost_activate: true,
+      skillhost_read: true,
+      skillhost_run: false,
+      skillhost_search: true,
     });
   });
 
   it('activates, reads and runs a pre-approved script through the runtime', async () => {
     const activation = await client.callTool({
-      name: 'activate_skill',
+      name: 'skillhost_activate',
       arguments: { name: 'hello' },
     });
     expect(textOf(activation)).toContain('<skill_content name="hello"');
     const read = await client.callTool({
-      name: 'read_skill_resource',
+      name: 'skillhost_read',
       arguments: { name: 'hello', path: 'assets/logo.png' },
     });
     expect(metaOf(read)).toMatchObject({
@@ -119,7 +119,7 @@ describe('serveHttp: Streamable HTTP on loopback (in process, the SDK client)', 
       base64: Buffer.from(LOGO).toString('base64'),
     });
     const run = await client.callTool({
-      name: 'run_skill_script',
+      name: 'skillhost_run',
       arguments: { name: 'hello', script: 'scripts/greet.sh', args: ['Grace'] },
     });
     expect(textOf(run)).toContain('hello Grace');

@@ -106,23 +106,23 @@ describe('skillhost mcp over stdio (the built bin, the SDK client)', () => {
       tools.map((tool) => [tool.name, tool.annotations?.readOnlyHint]),
     );
     expect(readOnly).toEqual({
-      activate_skill: true,
-      read_skill_resource: true,
-      run_skill_script: false,
-      search_skills: true,
+      skillhost_activate: true,
+      skillhost_read: true,
+      skillhost_run: false,
+      skillhost_search: true,
     });
     expect(tools.map((tool) => tool.name)).toEqual([
-      'activate_skill',
-      'read_skill_resource',
-      'run_skill_script',
-      'search_skills',
+      'skillhost_activate',
+      'skillhost_read',
+      'skillhost_run',
+      'skillhost_search',
     ]);
   });
 
   // The script run through the built bin needs bubblewrap: test/sandbox/mcp-stdio.test.ts.
   it('activates a skill and reads its files', async () => {
     const activation = await client.callTool({
-      name: 'activate_skill',
+      name: 'skillhost_activate',
       arguments: { name: 'hello' },
     });
     expect(activation.isError).toBe(false);
@@ -133,16 +133,16 @@ describe('skillhost mcp over stdio (the built bin, the SDK client)', () => {
     });
 
     const read = await client.callTool({
-      name: 'read_skill_resource',
+      name: 'skillhost_read',
       arguments: { name: 'hello', path: 'references/guide.md' },
     });
     expect(textOf(read)).toBe('# Guide\n\nBe kind.\n');
   });
 
   it('refuses a script run nothing pre-approved: the server asks no one', async () => {
-    await client.callTool({ name: 'activate_skill', arguments: { name: 'guarded' } });
+    await client.callTool({ name: 'skillhost_activate', arguments: { name: 'guarded' } });
     const run = await client.callTool({
-      name: 'run_skill_script',
+      name: 'skillhost_run',
       arguments: { name: 'guarded', script: 'scripts/count.sh' },
     });
     expect(run.isError).toBe(true);
@@ -151,7 +151,7 @@ describe('skillhost mcp over stdio (the built bin, the SDK client)', () => {
 
   it('searches the skills', async () => {
     const search = await client.callTool({
-      name: 'search_skills',
+      name: 'skillhost_search',
       arguments: { query: 'say hello to people' },
     });
     expect(search.isError).toBe(false);
@@ -263,7 +263,7 @@ describe('skillhost mcp over stdio (the built bin, the SDK client)', () => {
       }, 20);
     });
     const { tools } = await client.listTools();
-    const activate = tools.find((tool) => tool.name === 'activate_skill');
+    const activate = tools.find((tool) => tool.name === 'skillhost_activate');
     expect(JSON.stringify(activate?.inputSchema)).toContain('"later"');
     const { prompts } = await client.listPrompts();
     expect(prompts.map((prompt) => prompt.name)).toContain('later');
