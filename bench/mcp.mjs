@@ -1,5 +1,5 @@
 // Benchmarks `skillhost mcp` over a registry of generated skills, with the SDK's real client:
-// p50/p99 of sequential tools/list and activate_skill calls over stdio and loopback HTTP, and
+// p50/p99 of sequential tools/list and skillhost_activate calls over stdio and loopback HTTP, and
 // cold start (`skillhost --version`; `skillhost mcp` until the initialize response). The floor,
 // measured in the same run with the same client, is an MCP server with one trivial tool built
 // directly on the SDK (this file, run with --floor-server), over the same transports.
@@ -123,7 +123,7 @@ async function benchmark() {
     .map((entry) => entry.name);
   if (names.length < skillCount) throw new Error(`only ${names.length} usable skills listed`);
   const activateSkill = (index) => ({
-    name: 'activate_skill',
+    name: 'skillhost_activate',
     arguments: { name: names[index % names.length] },
   });
   const echo = (index) => ({ name: 'echo', arguments: { name: `call-${index}` } });
@@ -153,7 +153,7 @@ async function benchmark() {
     }
     for (const [operation, key, floorOperation] of [
       ['tools/list', 'list', 'tools/list (1 tool)'],
-      ['tools/call activate_skill', 'call', 'tools/call echo'],
+      ['tools/call skillhost_activate', 'call', 'tools/call echo'],
     ]) {
       const mine = results.skillhost[key];
       const floor = results.floor[key];

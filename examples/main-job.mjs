@@ -82,9 +82,9 @@ try {
     console.log(`   ${candidate.name.padEnd(14)} score ${candidate.score.toFixed(2)}`);
   console.log(`   selected: ${routed.selected.join(', ') || '(none)'}`);
 
-  heading('3. Activate them, as the model would (activate_skill)');
+  heading('3. Activate them, as the model would (skillhost_activate)');
   for (const name of routed.selected) {
-    const result = await runtime.callTool('activate_skill', { name });
+    const result = await runtime.callTool('skillhost_activate', { name });
     if (result.isError) console.log(`   ${name}: ${result.text}`);
     else if (result.data.alreadyActive)
       console.log(`   ${name}: already active (the agent preloaded it)`);
@@ -94,22 +94,22 @@ try {
       );
   }
 
-  heading('4. Read a resource (read_skill_resource csv-summary assets/sample.csv)');
-  const resource = await runtime.callTool('read_skill_resource', {
+  heading('4. Read a resource (skillhost_read csv-summary assets/sample.csv)');
+  const resource = await runtime.callTool('skillhost_read', {
     name: 'csv-summary',
     path: 'assets/sample.csv',
   });
   console.log(indent(resource.text, 4));
 
-  heading('5. Run a script in the sandbox (run_skill_script csv-summary scripts/summarise.mjs)');
+  heading('5. Run a script in the sandbox (skillhost_run csv-summary scripts/summarise.mjs)');
   const sandbox = probeBubblewrap();
   console.log(`   sandbox: ${sandbox.reason}`);
   if (!runtime.offered().some((entry) => entry.name === 'csv-summary'))
     console.log('   (csv-summary is not available)');
   else {
     if (!routed.selected.includes('csv-summary'))
-      await runtime.callTool('activate_skill', { name: 'csv-summary' });
-    const run = await runtime.callTool('run_skill_script', {
+      await runtime.callTool('skillhost_activate', { name: 'csv-summary' });
+    const run = await runtime.callTool('skillhost_run', {
       name: 'csv-summary',
       script: 'scripts/summarise.mjs',
       args: ['/skill/assets/sample.csv'],

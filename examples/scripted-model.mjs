@@ -90,7 +90,7 @@ export function codeAnalystTurn(body) {
         {
           type: 'tool_use',
           id: 'toolu_checklist',
-          name: 'read_skill_resource',
+          name: 'skillhost_read',
           input: { name: 'code-analysis', path: 'references/checklist.md' },
         },
       ],
@@ -102,7 +102,7 @@ export function codeAnalystTurn(body) {
         {
           type: 'tool_use',
           id: 'toolu_count',
-          name: 'run_skill_script',
+          name: 'skillhost_run',
           input: { name: 'code-analysis', script: 'scripts/count_lines.sh', args: ['.'] },
         },
       ],

@@ -647,7 +647,7 @@ export const CODES = {
   ),
   TOOL_UNKNOWN: code(
     'runtime',
-    'No tool of this name is offered (activate_skill, read_skill_resource, run_skill_script, search_skills).',
+    'No tool of this name is offered (skillhost_activate, skillhost_read, skillhost_run, skillhost_search; the former names activate_skill, read_skill_resource, run_skill_script and search_skills still answer, deprecated).',
     'Call one of the tools the runtime lists; a tool the host lacks is never offered.',
   ),
   RESOURCE_LIMIT: code(
@@ -673,7 +673,7 @@ export const CODES = {
   SKILL_NOT_ACTIVE: code(
     'runtime',
     'The skill is not active in this session; its scripts run only after activation.',
-    'Activate the skill first (activate_skill, or skillhost activate).',
+    'Activate the skill first (skillhost_activate, or skillhost activate).',
   ),
   SKILL_UNAVAILABLE: code(
     'runtime',

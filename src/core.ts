@@ -206,6 +206,7 @@ export { DEFAULT_SCRIPT_LIMITS } from './runtime/script-run.js';
 export type {
   JsonSchemaObject,
   RuntimeToolName,
+  ToolAnnotations,
   ToolCallResult,
   ToolDefinition,
 } from './runtime/tools.js';

@@ -112,7 +112,7 @@ skills with errors are left out. With no usable skill, nothing is printed.
 With --budget, the catalog is made to fit that many tokens (counted with the
 o200k tokenizer): descriptions are shortened, then dropped, then skills are
 hidden - untrusted skills first - and a marker says how many are hidden and
-that the search_skills tool finds them.
+that the skillhost_search tool finds them.
 
 Options:
   --format xml|markdown|json   Output format (default: xml)
@@ -425,10 +425,12 @@ Exit codes:
     summary: 'Show the tool definitions a model would receive',
     help: `Usage: skillhost tools [options]
 
-The model-facing tools of the runtime, as JSON Schema: activate_skill (the
-catalog's names as an enum while none is hidden by the budget),
-read_skill_resource, run_skill_script and search_skills. No usable skill: no
-tools. A tool the host lacks (--tools) is never offered.
+The model-facing tools of the runtime, as JSON Schema: skillhost_activate
+(the catalog's names as an enum while none is hidden by the budget),
+skillhost_read, skillhost_run and skillhost_search. No usable skill: no tools.
+A tool the host lacks (--tools, which names them activate_skill,
+read_skill_resource, run_skill_script and search_skills) is never offered.
+The former tool names still answer a call, deprecated.
 
 Options:
   --json                  Print the definitions as JSON
@@ -448,8 +450,9 @@ Exit codes:
 
 Serve the skills over the Model Context Protocol: on stdin and stdout by
 default, or over Streamable HTTP with --http. A client gets:
-  tools          activate_skill, read_skill_resource, run_skill_script and
-                 search_skills, as the runtime offers them
+  tools          skillhost_activate, skillhost_read, skillhost_run and
+                 skillhost_search, as the runtime offers them, annotated
+                 (read-only but for skillhost_run)
   resources      each skill's files, as skill://NAME/PATH, read within the
                  same bounds as skillhost read
   prompts        one per skill; getting it activates the skill for the user

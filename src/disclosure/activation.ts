@@ -127,7 +127,7 @@ function wrap(
     '',
     files.length === 0 && unlisted === 0
       ? 'The skill has no other files.'
-      : `Files in the skill (read them with the read_skill_resource tool):\n${listing.map((line) => `- ${line}`).join('\n')}`,
+      : `Files in the skill (read them with the skillhost_read tool):\n${listing.map((line) => `- ${line}`).join('\n')}`,
     '</skill_content>',
   ].join('\n');
 }

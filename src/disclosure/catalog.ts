@@ -20,7 +20,7 @@ export interface CatalogOptions {
   readonly budget?: number;
   /** An exact token counter; without it, a fast estimate is used. */
   readonly countTokens?: TokenCounter;
-  /** The tool the model can call to find hidden skills (default `search_skills`). */
+  /** The tool the model can call to find hidden skills (default `skillhost_search`). */
   readonly searchTool?: string;
   readonly includeLocation?: boolean;
   /** Length a description is cut to when the budget demands it (default 100 characters). */
@@ -197,7 +197,7 @@ export function renderCatalog(
   options: CatalogOptions = {},
 ): CatalogResult {
   const format = options.format ?? 'xml';
-  const tool = options.searchTool ?? 'search_skills';
+  const tool = options.searchTool ?? 'skillhost_search';
   const shortLength = options.shortLength ?? 100;
   const count = options.countTokens ?? estimateTokens;
   const emptyCounts = { full: 0, short: 0, name: 0, hidden: 0 };

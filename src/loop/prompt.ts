@@ -23,7 +23,7 @@ export function agentSystemPrompt(parts: {
     parts.catalog === ''
       ? []
       : [
-          `Skills you can activate with activate_skill when the task calls for one:\n${parts.catalog}`,
+          `Skills you can activate with skillhost_activate when the task calls for one:\n${parts.catalog}`,
         ];
   return [parts.instructions.trim(), ...skills, ...catalog].join('\n\n');
 }

@@ -58,6 +58,11 @@ export const TOOL_NAMES: Readonly<Record<string, CanonicalTool>> = {
   read_skill_resource: 'read_skill_resource',
   run_skill_script: 'run_skill_script',
   search_skills: 'search_skills',
+  // The names the model is offered them by (RuntimeToolName).
+  skillhost_activate: 'activate_skill',
+  skillhost_read: 'read_skill_resource',
+  skillhost_run: 'run_skill_script',
+  skillhost_search: 'search_skills',
 };
 
 /** The virtual devices → the tools each one stands for. */

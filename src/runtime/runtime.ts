@@ -199,6 +199,14 @@ export class Runtime implements SkillRuntime {
     return this.#parts.scripts !== undefined;
   }
 
+  get scriptsMayWrite(): boolean {
+    return this.#parts.scripts?.workspace?.writable === true;
+  }
+
+  get scriptsMayRunUnsandboxed(): boolean {
+    return this.#parts.scripts?.allowUnsandboxed === true;
+  }
+
   /** Records an event (fails closed: throws AUDIT_UNAVAILABLE when the log cannot be written). */
   #record(input: AuditEventInput): void {
     this.#trail.record(input);

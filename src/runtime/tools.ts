@@ -16,18 +16,74 @@ import type { ScriptRun } from './types.js';
 
 export type { JsonSchemaObject } from './tool-table.js';
 
-/** The model-facing tools, by name. */
+/**
+ * The model-facing tools, by name: prefixed so that they collide with no built-in tool of the
+ * clients and agents they are served to (Gemini CLI's policy denies a tool named
+ * `activate_skill`, its own, in every non-interactive run).
+ */
 export type RuntimeToolName =
-  | 'activate_skill'
-  | 'read_skill_resource'
-  | 'run_skill_script'
-  | 'search_skills';
+  | 'skillhost_activate'
+  | 'skillhost_read'
+  | 'skillhost_run'
+  | 'skillhost_search';
+
+/**
+ * The tools' former names, still callable (`callTool`, the adapters' call runners) for one
+ * release and never offered: a conversation begun with them goes on. Deprecated.
+ */
+const DEPRECATED_TOOL_NAMES: Readonly<Record<string, RuntimeToolName>> = Object.freeze({
+  activate_skill: 'skillhost_activate',
+  read_skill_resource: 'skillhost_read',
+  run_skill_script: 'skillhost_run',
+  search_skills: 'skillhost_search',
+});
+
+/**
+ * Each tool's name in the policy's tool vocabulary (`CANONICAL_TOOLS`, `allowed-tools`, the
+ * host's ceiling and deny rules), which keeps the names policies are written with.
+ */
+const POLICY_TOOL: Readonly<Record<RuntimeToolName, string>> = {
+  skillhost_activate: 'activate_skill',
+  skillhost_read: 'read_skill_resource',
+  skillhost_run: 'run_skill_script',
+  skillhost_search: 'search_skills',
+};
+
+/** A tool's current name for `name` (itself, or the tool a deprecated name stands for). */
+function currentToolName(name: string): string {
+  return Object.hasOwn(DEPRECATED_TOOL_NAMES, name)
+    ? (DEPRECATED_TOOL_NAMES[name] as string)
+    : name;
+}
+
+/**
+ * What a tool does to the world, as MCP's tool annotations say it (clients decide on them what to
+ * call without asking): hints, but truthful ones.
+ */
+export interface ToolAnnotations {
+  /** It changes nothing outside the runtime's session (reads, lists, activates). */
+  readonly readOnlyHint: boolean;
+  /** It may overwrite or delete something (a script writing to a writable workspace). */
+  readonly destructiveHint: boolean;
+  /** Calling it again with the same input has no further effect. */
+  readonly idempotentHint: boolean;
+  /** It may reach things outside the skills (the network, the user's files). */
+  readonly openWorldHint: boolean;
+}
 
 /** One tool as a model receives it. */
 export interface ToolDefinition {
   readonly name: RuntimeToolName;
+  /** A short human title (clients show it in approval prompts and tool lists). */
+  readonly title: string;
   readonly description: string;
   readonly inputSchema: JsonSchemaObject;
+  readonly annotations: ToolAnnotations;
+  /**
+   * Former names that `callTool` still answers to (deprecated, for one release; never offered):
+   * an adapter that answers only its own tools' calls answers these too.
+   */
+  readonly deprecatedNames: readonly string[];
 }
 
 /** What a tool call returns: the text the model sees, structured data, and whether it failed. */
@@ -36,7 +92,7 @@ export interface ToolCallResult {
   /** The error code when `isError`. */
   readonly code?: Code;
   readonly text: string;
-  /** Structured content (for clients that take it). */
+  /** The metadata an application may want (an MCP server sends it in `_meta`, not to the model). */
   readonly data?: Readonly<Record<string, unknown>>;
 }
 
@@ -46,6 +102,10 @@ export interface ToolHost {
   readonly hostTools: readonly string[];
   /** Whether scripts can run at all (a runner was given). */
   readonly canRunScripts: boolean;
+  /** Whether a script may write outside its own scratch folders (a writable workspace). */
+  readonly scriptsMayWrite: boolean;
+  /** Whether a script may run without the OS sandbox (and so reach the network, the user's files). */
+  readonly scriptsMayRunUnsandboxed: boolean;
   offered(): RegistryEntry[];
   catalog(): CatalogResult;
   route(task: string, options?: RouteOptions): RouteResult;
@@ -75,10 +135,10 @@ const skillName: FieldTable[string] = {
 
 /** The tables every tool's schema and input check come from, in the order tools are offered. */
 const TABLES: Readonly<Record<RuntimeToolName, FieldTable>> = {
-  activate_skill: {
+  skillhost_activate: {
     name: { ...skillName, description: 'The skill name, exactly as the catalog lists it.' },
   },
-  read_skill_resource: {
+  skillhost_read: {
     name: skillName,
     path: {
       kind: 'string',
@@ -87,7 +147,7 @@ const TABLES: Readonly<Record<RuntimeToolName, FieldTable>> = {
       required: true,
     },
   },
-  run_skill_script: {
+  skillhost_run: {
     name: skillName,
     script: {
       kind: 'string',
@@ -103,7 +163,7 @@ const TABLES: Readonly<Record<RuntimeToolName, FieldTable>> = {
       required: false,
     },
   },
-  search_skills: {
+  skillhost_search: {
     query: {
       kind: 'string',
       description: 'What the task is about.',
@@ -121,30 +181,61 @@ const TABLES: Readonly<Record<RuntimeToolName, FieldTable>> = {
 
 const ORDER = Object.keys(TABLES) as RuntimeToolName[];
 
+/** Each description says whose tool it is: skillhost's, serving Agent Skills, not the client's. */
 const DESCRIPTIONS: Readonly<Record<RuntimeToolName, string>> = {
-  activate_skill:
-    "Load the full instructions of a skill, with its folder and a listing of its files. Call it when the task matches a skill's description in the catalog, before acting on the task.",
-  read_skill_resource:
-    "Read one file of a skill (a reference, an asset, a script's source), by its path relative to the skill folder, e.g. references/guide.md.",
-  run_skill_script:
-    "Run a script from an active skill's scripts/ folder in a sandbox (no network, no access to the user's files, a fresh working folder). Arguments are passed as a list, never through a shell. The run may need the user's approval.",
-  search_skills:
-    'Search the available skills by what a task needs, including skills the catalog could not list. Returns names, descriptions and relevance scores.',
+  skillhost_activate:
+    "Agent Skills, served by skillhost (not this client's own skills): load the full instructions of a skill, with its folder and a listing of its files. Call it with the skill's name when the task matches the skill's description, before acting on the task.",
+  skillhost_read:
+    "Agent Skills, served by skillhost: read one file of a skill (a reference, an asset, a script's source), by its path relative to the skill folder, e.g. references/guide.md.",
+  skillhost_run:
+    "Agent Skills, served by skillhost: run a script from the scripts/ folder of a skill activated with skillhost_activate, in skillhost's sandbox (no network, no access to the user's files, a fresh working folder). Arguments are passed as a list, never through a shell. The run may need the user's approval.",
+  skillhost_search:
+    'Agent Skills, served by skillhost: search the skills by what a task needs, including skills the list could not show. Returns names, descriptions and relevance scores.',
 };
+
+const TITLES: Readonly<Record<RuntimeToolName, string>> = {
+  skillhost_activate: 'Activate an Agent Skill (skillhost)',
+  skillhost_read: "Read a skill's file (skillhost)",
+  skillhost_run: "Run a skill's script in the sandbox (skillhost)",
+  skillhost_search: 'Search the Agent Skills (skillhost)',
+};
+
+/** Activation, reading and search only read (activation changes only the session's state). */
+const READ_ONLY: ToolAnnotations = {
+  readOnlyHint: true,
+  destructiveHint: false,
+  idempotentHint: true,
+  openWorldHint: false,
+};
+
+/**
+ * What each tool does to the world. A script run is never read-only and never idempotent; it is
+ * destructive only where it may write to a writable workspace, and reaches the open world only
+ * where it may run outside the sandbox (which has no network and none of the user's files).
+ */
+function annotationsOf(host: ToolHost, name: RuntimeToolName): ToolAnnotations {
+  if (name !== 'skillhost_run') return READ_ONLY;
+  return {
+    readOnlyHint: false,
+    destructiveHint: host.scriptsMayWrite || host.scriptsMayRunUnsandboxed,
+    idempotentHint: false,
+    openWorldHint: host.scriptsMayRunUnsandboxed,
+  };
+}
 
 /** The names of the tools offered, without building their definitions (no catalog rendering). */
 function offeredToolNames(host: ToolHost): RuntimeToolName[] {
   if (host.offered().length === 0) return [];
   const ceiling = new Set(host.hostTools.map((name) => canonicalTool(name) ?? name));
   return ORDER.filter(
-    (name) => ceiling.has(name) && (name !== 'run_skill_script' || host.canRunScripts),
+    (name) => ceiling.has(POLICY_TOOL[name]) && (name !== 'skillhost_run' || host.canRunScripts),
   );
 }
 
 /**
  * The tools a model receives: none without a usable skill; only those the host's tool set holds
- * (a tool the host lacks is never offered); `run_skill_script` only with a script runner.
- * `activate_skill` takes the catalog's names as an enum while every offered skill is shown in it.
+ * (a tool the host lacks is never offered); `skillhost_run` only with a script runner.
+ * `skillhost_activate` takes the catalog's names as an enum while every offered skill is shown in it.
  */
 export function runtimeTools(host: ToolHost): ToolDefinition[] {
   const names = offeredToolNames(host);
@@ -155,15 +246,20 @@ export function runtimeTools(host: ToolHost): ToolDefinition[] {
   const enumerable = hidden === 0 && shown.length <= MAX_ENUM;
   return names.map((name) => ({
     name,
+    title: TITLES[name],
     description:
-      name === 'activate_skill' && hidden > 0
-        ? `${DESCRIPTIONS[name]} ${hidden} skills are not listed in the catalog; find them with search_skills.`
+      name === 'skillhost_activate' && hidden > 0
+        ? `${DESCRIPTIONS[name]} ${hidden} skills are not listed in the catalog; find them with skillhost_search.`
         : DESCRIPTIONS[name],
     inputSchema: schemaOf(
       TABLES[name],
-      name === 'activate_skill' && enumerable
+      name === 'skillhost_activate' && enumerable
         ? { name: { enum: shown.map((decision) => decision.name) } }
         : {},
+    ),
+    annotations: annotationsOf(host, name),
+    deprecatedNames: Object.keys(DEPRECATED_TOOL_NAMES).filter(
+      (old) => DEPRECATED_TOOL_NAMES[old] === name,
     ),
   }));
 }
@@ -201,7 +297,7 @@ function inScope(host: ToolHost, skill: string): string {
   if (!host.offered().some((entry) => entry.name === bare)) {
     throw new SkillhostError(
       'SKILL_NOT_FOUND',
-      `No skill named ${JSON.stringify(skill.slice(0, MAX_NAME))} is offered; search_skills lists the skills`,
+      `No skill named ${JSON.stringify(skill.slice(0, MAX_NAME))} is offered; skillhost_search lists the skills`,
     );
   }
   return skill;
@@ -213,7 +309,7 @@ async function execute(
   input: Record<string, unknown>,
 ): Promise<ToolCallResult> {
   switch (name) {
-    case 'activate_skill': {
+    case 'skillhost_activate': {
       const activation = await host.requestActivation(inScope(host, input.name as string), {
         triggeredBy: 'model',
       });
@@ -231,7 +327,7 @@ async function execute(
         },
       };
     }
-    case 'read_skill_resource': {
+    case 'skillhost_read': {
       const resource = host.readResourceForModel(
         inScope(host, input.name as string),
         input.path as string,
@@ -241,11 +337,11 @@ async function execute(
         return { isError: false, text: resource.content.text, data };
       return {
         isError: false,
-        text: `${resource.path} is a binary file (${resource.mediaType}, ${resource.size} bytes); it is not shown as text. Clients that take structured results receive it as base64.`,
+        text: `${resource.path} is a binary file (${resource.mediaType}, ${resource.size} bytes); it is not shown as text (the application receives it as base64 in the result data).`,
         data: { ...data, base64: resource.content.base64 },
       };
     }
-    case 'run_skill_script': {
+    case 'skillhost_run': {
       const run = await host.runScript(
         inScope(host, input.name as string),
         input.script as string,
@@ -274,7 +370,7 @@ async function execute(
         },
       };
     }
-    case 'search_skills': {
+    case 'skillhost_search': {
       const routed = host.route(input.query as string, {
         candidates: (input.limit as number | undefined) ?? 10,
       });
@@ -315,7 +411,8 @@ export async function callRuntimeTool(
   input: unknown,
 ): Promise<ToolCallResult> {
   try {
-    const tool = offeredToolNames(host).find((offered) => offered === name);
+    const current = currentToolName(String(name));
+    const tool = offeredToolNames(host).find((offered) => offered === current);
     if (tool === undefined) {
       throw new SkillhostError('TOOL_UNKNOWN', `No tool named ${quote(String(name))} is offered`);
     }

@@ -129,7 +129,7 @@ export interface SkillRuntime {
    * Activates a skill as `activate` does, asking `confirm` first when the skill is untrusted and
    * the model or the router chose it (yes once, no, or always for this exact content). Without
    * `confirm` such an activation is refused with PERMISSION_REQUIRED; a "no" with
-   * PERMISSION_DENIED. The question and the answer are recorded. The `activate_skill` tool goes
+   * PERMISSION_DENIED. The question and the answer are recorded. The `skillhost_activate` tool goes
    * through here.
    */
   requestActivation(

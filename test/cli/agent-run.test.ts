@@ -43,7 +43,7 @@ describe('skillhost agent run', () => {
           toolCalls: [
             {
               id: 'toolu_1',
-              name: 'read_skill_resource',
+              name: 'skillhost_read',
               input: { name: 'code-analysis', path: 'references/checklist.md' },
             },
           ],
@@ -57,9 +57,7 @@ describe('skillhost agent run', () => {
       ['agent', 'run', ...base, '--provider', 'anthropic', 'code-analyst', 'Review src/'],
       { home, env },
     );
-    expect(run.stderr).toContain(
-      '▸ read_skill_resource code-analysis references/checklist.md … ok',
-    );
+    expect(run.stderr).toContain('▸ skillhost_read code-analysis references/checklist.md … ok');
     expect(run.code).toBe(0);
     expect(run.stdout).toContain('No findings: the code is fine.');
     // The system prompt: instructions, the preloaded skill headed by its directory, then the catalog.
@@ -76,7 +74,7 @@ describe('skillhost agent run', () => {
       expect.objectContaining({ id, agent: 'code-analyst', provider: 'anthropic', status: 'done' }),
     ]);
     const show = await runCli(['sessions', 'show', id], { home, env });
-    expect(show.stdout).toContain('▸ read_skill_resource');
+    expect(show.stdout).toContain('▸ skillhost_read');
     expect(show.stdout).toContain('No findings');
 
     // Resume: the history goes along, then the new task.
@@ -136,7 +134,7 @@ describe('skillhost agent run', () => {
           toolCalls: [
             {
               id: 'toolu_1',
-              name: 'run_skill_script',
+              name: 'skillhost_run',
               input: { name: 'code-analysis', script: 'scripts/count_lines.sh' },
             },
           ],
@@ -155,7 +153,7 @@ describe('skillhost agent run', () => {
   it('stops at --max-steps with exit 4, and on a model request that fails with exit 1', async () => {
     const server = await startModelServer({
       anthropic: [
-        { toolCalls: [{ id: 'toolu_1', name: 'search_skills', input: { query: 'csv' } }] },
+        { toolCalls: [{ id: 'toolu_1', name: 'skillhost_search', input: { query: 'csv' } }] },
       ],
     });
     const env = { ANTHROPIC_API_KEY: KEY, ANTHROPIC_BASE_URL: server.url };
@@ -219,7 +217,7 @@ describe('skillhost agent run', () => {
   it('asks at the terminal: view the input, then no with a reason the model reads', async () => {
     const script = {
       id: 'toolu_1',
-      name: 'run_skill_script',
+      name: 'skillhost_run',
       input: { name: 'code-analysis', script: 'scripts/count_lines.sh', args: ['src'] },
     };
     const server = await startModelServer({
@@ -247,7 +245,7 @@ describe('skillhost agent run', () => {
       toolCalls: [
         {
           id,
-          name: 'run_skill_script',
+          name: 'skillhost_run',
           input: { name: 'code-analysis', script: 'scripts/count_lines.sh' },
         },
       ],
@@ -326,7 +324,7 @@ describe('skillhost agent run', () => {
               index: 0,
               id: 'call_1',
               type: 'function',
-              function: { name: 'search_skills', arguments: '{"query":"csv"}' },
+              function: { name: 'skillhost_search', arguments: '{"query":"csv"}' },
             },
           ],
         }),
@@ -358,7 +356,7 @@ describe('skillhost agent run', () => {
       'qwen2.5-coder:7b',
     ]);
     expect(server.requests[0]?.headers.authorization).toBeUndefined();
-    expect(run.stderr).toContain('▸ search_skills csv … ok');
+    expect(run.stderr).toContain('▸ skillhost_search csv … ok');
   });
 
   it('keeps even a masked key a provider quotes out of the error it prints', async () => {
@@ -387,7 +385,7 @@ describe('skillhost agent run', () => {
   it('--resume brings back the skills the session had activated', async () => {
     const home = tempDir('skillhost-home-');
     const activate = (id: string) => ({
-      toolCalls: [{ id, name: 'activate_skill', input: { name: 'csv-summary' } }],
+      toolCalls: [{ id, name: 'skillhost_activate', input: { name: 'csv-summary' } }],
     });
     const server = await startModelServer({
       anthropic: [

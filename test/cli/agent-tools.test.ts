@@ -121,10 +121,10 @@ describe('skillhost tools', () => {
     expect(json.code).toBe(0);
     const tools = JSON.parse(json.stdout);
     expect(tools.map((tool: { name: string }) => tool.name)).toEqual([
-      'activate_skill',
-      'read_skill_resource',
-      'run_skill_script',
-      'search_skills',
+      'skillhost_activate',
+      'skillhost_read',
+      'skillhost_run',
+      'skillhost_search',
     ]);
     expect(tools[0].inputSchema.properties.name.enum).toEqual([
       'code-analysis',
@@ -137,9 +137,9 @@ describe('skillhost tools', () => {
       '--skills',
       join(examples, 'skills'),
       '--tools',
-      'activate_skill',
+      'skillhost_activate',
     ]);
-    expect(limited.stdout).toMatch(/^activate_skill\(name: string one of 3 names\)\n/);
+    expect(limited.stdout).toMatch(/^skillhost_activate\(name: string one of 3 names\)\n/);
     const empty = await runCli(['tools', '--json', '--no-default-sources', '--skills', tempDir()]);
     expect(JSON.parse(empty.stdout)).toEqual([]);
   });

@@ -179,7 +179,7 @@ describe('skillhost catalog, activate, route and read', () => {
     expect(result.tokens).toBeLessThanOrEqual(500);
     expect(result.exact).toBe(true);
     expect(result.counts.hidden).toBeGreaterThan(0);
-    expect(result.text).toContain('search_skills');
+    expect(result.text).toContain('skillhost_search');
     expect(result.decisions.find((d: { name: string }) => d.name === 'user-skill').level).toBe(
       'full',
     );

@@ -4,7 +4,13 @@ import { type Call, CODEX_NAMESPACE, codex, codexTurns } from './harness/clients
 import { expectCompletedOffline, once } from './harness/expect.js';
 import { offeredTools, responsesToolOutput } from './harness/received.js';
 import { type ClientRun, type McpTool, runClient } from './harness/run.js';
-import { BODY_MARKER, REFERENCE_MARKER, SCRIPT_MARKER, SKILL_NAMES } from './harness/skills.js';
+import {
+  BODY_MARKER,
+  REFERENCE_MARKER,
+  SCRIPT_MARKER,
+  SKILL_NAMES,
+  UNAPPROVED_MARKER,
+} from './harness/skills.js';
 import { defaultsAfterFirstSignal, outsideLoopback, type TracedProcess } from './harness/trace.js';
 
 /**
@@ -13,16 +19,21 @@ import { defaultsAfterFirstSignal, outsideLoopback, type TracedProcess } from '.
  * `approval_mode = "approve"`.
  */
 
-const ACTIVATE: Call = { tool: 'activate_skill', input: { name: 'tidy-notes' } };
+const ACTIVATE: Call = { tool: 'skillhost_activate', input: { name: 'tidy-notes' } };
 const READ: Call = {
-  tool: 'read_skill_resource',
+  tool: 'skillhost_read',
   input: { name: 'tidy-notes', path: 'references/style.md' },
 };
 const RUN: Call = {
-  tool: 'run_skill_script',
+  tool: 'skillhost_run',
   input: { name: 'tidy-notes', script: 'scripts/count.sh', args: ['notes.txt'] },
 };
-const SEARCH: Call = { tool: 'search_skills', input: { query: 'tidy up meeting notes' } };
+const ACTIVATE_WEATHER: Call = { tool: 'skillhost_activate', input: { name: 'weather-report' } };
+const RUN_WEATHER: Call = {
+  tool: 'skillhost_run',
+  input: { name: 'weather-report', script: 'scripts/fetch.sh' },
+};
+const SEARCH: Call = { tool: 'skillhost_search', input: { query: 'tidy up meeting notes' } };
 
 function converse(calls: readonly Call[], allow: readonly McpTool[]): Promise<ClientRun> {
   return runClient({ api: 'responses', turns: codexTurns(calls), ...codex({ allow }) });
@@ -41,14 +52,14 @@ describe('Codex over stdio', () => {
       api: 'responses',
       // The model calls a tool, then never answers: Ctrl-C comes meanwhile.
       turns: [codexTurns([ACTIVATE])[0] as ScriptedTurn, { hang: true }],
-      ...codex({ allow: ['activate_skill'] }),
+      ...codex({ allow: ['skillhost_activate'] }),
       interrupt: { afterRequests: 2, signal: 'SIGINT' },
     }),
   );
-  const activation = once(() => converse([ACTIVATE], ['activate_skill']));
-  const read = once(() => converse([READ], ['read_skill_resource']));
-  const scripted = once(() => converse([ACTIVATE, RUN], ['activate_skill', 'run_skill_script']));
-  const search = once(() => converse([SEARCH], ['search_skills']));
+  const activation = once(() => converse([ACTIVATE], ['skillhost_activate']));
+  const read = once(() => converse([READ], ['skillhost_read']));
+  const scripted = once(() => converse([ACTIVATE, RUN], ['skillhost_activate', 'skillhost_run']));
+  const search = once(() => converse([SEARCH], ['skillhost_search']));
   const defaults = once(() => converse([ACTIVATE], []));
 
   it('sends the model the catalog (the namespace description) and the tools', async () => {
@@ -62,18 +73,16 @@ describe('Codex over stdio', () => {
       expect(namespace?.description).toContain(`<name>${name}</name>`);
     expect(offeredTools(run.requests[0])).toEqual(
       expect.arrayContaining([
-        `${CODEX_NAMESPACE}/activate_skill`,
-        `${CODEX_NAMESPACE}/read_skill_resource`,
-        `${CODEX_NAMESPACE}/run_skill_script`,
-        `${CODEX_NAMESPACE}/search_skills`,
+        `${CODEX_NAMESPACE}/skillhost_activate`,
+        `${CODEX_NAMESPACE}/skillhost_read`,
+        `${CODEX_NAMESPACE}/skillhost_run`,
+        `${CODEX_NAMESPACE}/skillhost_search`,
       ]),
     );
     expect(run.audit.map((record) => record.event)).toContain('skill-activate');
   });
 
-  // known failure: the model receives the JSON of structuredContent, not the body:
-  // Wall time: … seconds\nOutput:\n{"name":"tidy-notes","address":"tidy-notes@explicit",…,"files":[…]}
-  it.fails('sends the model the skill body after activate_skill', async () => {
+  it('sends the model the skill body after skillhost_activate', async () => {
     expect(received(await activation(), 1)).toContain(BODY_MARKER);
   });
 
@@ -83,9 +92,7 @@ describe('Codex over stdio', () => {
     expect(run.audit.map((record) => record.event)).toContain('resource-read');
   });
 
-  // known failure: the model receives the JSON of structuredContent, not the file:
-  // {"path":"references/style.md","mediaType":"text/markdown","size":59}
-  it.fails('sends the model the file text after read_skill_resource', async () => {
+  it('sends the model the file text after skillhost_read', async () => {
     expect(received(await read(), 1)).toContain(REFERENCE_MARKER);
   });
 
@@ -95,13 +102,11 @@ describe('Codex over stdio', () => {
     expect(run.audit.map((record) => record.event)).toContain('script-run');
   });
 
-  // known failure: the model receives the JSON of structuredContent, not the output:
-  // {"exitCode":0,"signal":null,"timedOut":false,…,"sandbox":"bubblewrap","approvedBy":"policy",…}
-  it.fails("sends the model the script's output after run_skill_script", async () => {
+  it("sends the model the script's output after skillhost_run", async () => {
     expect(received(await scripted(), 2)).toContain(`${SCRIPT_MARKER} counted notes.txt`);
   });
 
-  it('sends the model the matching skills after search_skills', async () => {
+  it('sends the model the matching skills after skillhost_search', async () => {
     const run = await search();
     expectCompletedOffline(run, 2);
     expect(received(run, 1)).toContain('tidy-notes');
@@ -111,20 +116,27 @@ describe('Codex over stdio', () => {
     expectCompletedOffline(await defaults(), 2);
   });
 
-  // known failure: without a per-tool setting Codex refuses the read-only tool, and the model
-  // receives "MCP tool call requires approval, but approval policy is never" (our tools carry no
-  // annotations, so Codex cannot tell that activate_skill only reads).
-  it.fails('calls a read-only tool with its default approvals', async () => {
+  // The tools are annotated: Codex calls the read-only ones (readOnlyHint) without asking.
+  it('calls a read-only tool with its default approvals', async () => {
     const run = await defaults();
     expect(run.audit.map((record) => record.event)).toContain('skill-activate');
     expect(received(run, 1)).toContain(BODY_MARKER);
   });
 
-  it('keeps asking: a script run is refused without its approval setting', async () => {
-    const run = await converse([ACTIVATE, RUN], ['activate_skill']);
+  // The script run is annotated as it is under `skillhost mcp`: not read-only, but neither
+  // destructive nor open-world (the sandbox has no network and none of the user's files), so
+  // Codex calls it without asking; skillhost's own policy is what decides whether it runs.
+  it('runs a script its skill pre-approves with Codex’s default approvals', async () => {
+    const run = await converse([ACTIVATE, RUN], []);
     expectCompletedOffline(run, 3);
-    expect(received(run, 2)).toMatch(/requires approval/);
-    expect(run.audit.map((record) => record.event)).not.toContain('script-run');
+    expect(received(run, 2)).toContain(`${SCRIPT_MARKER} counted notes.txt`);
+  });
+
+  it('keeps asking: a script nothing pre-approves is refused by skillhost’s policy', async () => {
+    const run = await converse([ACTIVATE_WEATHER, RUN_WEATHER], []);
+    expectCompletedOffline(run, 3);
+    expect(received(run, 2)).toContain('PERMISSION_REQUIRED');
+    expect(received(run, 2)).not.toContain(UNAPPROVED_MARKER);
   });
 
   // Codex 0.171 ends its MCP servers with kill(-pgid, SIGTERM) and, a few milliseconds later,
@@ -161,10 +173,8 @@ describe('Codex over stdio', () => {
     );
   });
 
-  // known failure: as with every client's signal, the server sets SIGTERM and SIGINT back to their
-  // default action right after Codex's SIGTERM while it still closes (rt_sigaction SIG_DFL);
-  // Codex's SIGKILL follows regardless, so here it changes nothing the model or the log sees.
-  it.fails('keeps catching SIGINT and SIGTERM until it has exited', async () => {
+  // Clients send more than one signal; each must find the handler, never the default action.
+  it('keeps catching SIGINT and SIGTERM until it has exited', async () => {
     const run = await scripted();
     expect(run.server).toBeDefined();
     expect(defaultsAfterFirstSignal(run.server as TracedProcess)).toEqual([]);

@@ -13,21 +13,21 @@ import { defaultsAfterFirstSignal, outsideLoopback, type TracedProcess } from '.
  */
 
 const ALL: readonly McpTool[] = [
-  'activate_skill',
-  'read_skill_resource',
-  'run_skill_script',
-  'search_skills',
+  'skillhost_activate',
+  'skillhost_read',
+  'skillhost_run',
+  'skillhost_search',
 ];
-const ACTIVATE: Call = { tool: 'activate_skill', input: { name: 'tidy-notes' } };
+const ACTIVATE: Call = { tool: 'skillhost_activate', input: { name: 'tidy-notes' } };
 const READ: Call = {
-  tool: 'read_skill_resource',
+  tool: 'skillhost_read',
   input: { name: 'tidy-notes', path: 'references/style.md' },
 };
 const RUN: Call = {
-  tool: 'run_skill_script',
+  tool: 'skillhost_run',
   input: { name: 'tidy-notes', script: 'scripts/count.sh', args: ['notes.txt'] },
 };
-const SEARCH: Call = { tool: 'search_skills', input: { query: 'tidy up meeting notes' } };
+const SEARCH: Call = { tool: 'skillhost_search', input: { query: 'tidy up meeting notes' } };
 
 function converse(calls: readonly Call[], allow: readonly McpTool[]): Promise<ClientRun> {
   return runClient({ api: 'gemini', turns: geminiTurns(calls), ...geminiCli({ allow }) });
@@ -46,14 +46,14 @@ describe('Gemini CLI over stdio', () => {
       api: 'gemini',
       // The model calls a tool, then never answers: Ctrl-C comes meanwhile.
       turns: [geminiTurns([READ])[0] as ScriptedTurn, { hang: true }],
-      ...geminiCli({ allow: ['read_skill_resource'] }),
+      ...geminiCli({ allow: ['skillhost_read'] }),
       interrupt: { afterRequests: 2, signal: 'SIGINT' },
     }),
   );
   const activation = once(() => converse([ACTIVATE], ALL));
-  const read = once(() => converse([READ], ['read_skill_resource']));
+  const read = once(() => converse([READ], ['skillhost_read']));
   const scripted = once(() => converse([ACTIVATE, RUN], ALL));
-  const search = once(() => converse([SEARCH], ['search_skills']));
+  const search = once(() => converse([SEARCH], ['skillhost_search']));
 
   it('sends the model the catalog (the server instructions)', async () => {
     const run = await activation();
@@ -63,49 +63,43 @@ describe('Gemini CLI over stdio', () => {
     for (const name of SKILL_NAMES) expect(first).toContain(`<name>${name}</name>`);
   });
 
-  // known failure: Gemini CLI's bundled policy denies a tool named activate_skill in headless
-  // runs (its own skills tool has that name) and the user's allow rule does not lift it: the
-  // tool is not declared to the model, and its call is answered with
-  // Tool "mcp_skills_activate_skill" not found. Did you mean one of: …
-  it.fails('offers the model every tool the policy allows', async () => {
+  // The tools' names collide with none of Gemini CLI's own (its policy denies a tool named
+  // activate_skill, its skills tool, in every headless run).
+  it('offers the model every tool the policy allows', async () => {
     const run = await activation();
     expect(offeredTools(run.requests[0])).toEqual(expect.arrayContaining(ALL.map(geminiToolName)));
   });
 
-  // known failure: as above; the model receives
-  // {"error":"Tool \"mcp_skills_activate_skill\" not found. Did you mean one of: …"}
-  it.fails('sends the model the skill body after activate_skill', async () => {
-    expect(received(await activation(), 'activate_skill')).toContain(BODY_MARKER);
+  it('sends the model the skill body after skillhost_activate', async () => {
+    expect(received(await activation(), 'skillhost_activate')).toContain(BODY_MARKER);
   });
 
-  it('sends the model the file text after read_skill_resource', async () => {
+  it('sends the model the file text after skillhost_read', async () => {
     const run = await read();
     expectCompletedOffline(run, 2);
-    expect(received(run, 'read_skill_resource')).toContain(REFERENCE_MARKER);
+    expect(received(run, 'skillhost_read')).toContain(REFERENCE_MARKER);
   });
 
   it('runs the script conversation offline', async () => {
     expectCompletedOffline(await scripted(), 3);
   });
 
-  // known failure: the skill cannot be activated (above), so the model receives
-  // "… Error SKILL_NOT_ACTIVE: Skill tidy-notes@explicit is not active; activate it before running its scripts"
-  it.fails("sends the model the script's output after run_skill_script", async () => {
-    expect(received(await scripted(), 'run_skill_script')).toContain(
+  it("sends the model the script's output after skillhost_run", async () => {
+    expect(received(await scripted(), 'skillhost_run')).toContain(
       `${SCRIPT_MARKER} counted notes.txt`,
     );
   });
 
-  it('sends the model the matching skills after search_skills', async () => {
+  it('sends the model the matching skills after skillhost_search', async () => {
     const run = await search();
     expectCompletedOffline(run, 2);
-    expect(received(run, 'search_skills')).toContain('tidy-notes');
+    expect(received(run, 'skillhost_search')).toContain('tidy-notes');
   });
 
   it('keeps asking: without its policy rule a tool is withheld from the model', async () => {
     const run = await converse([READ], []);
     expectCompletedOffline(run, 2);
-    expect(offeredTools(run.requests[0])).not.toContain(geminiToolName('read_skill_resource'));
+    expect(offeredTools(run.requests[0])).not.toContain(geminiToolName('skillhost_read'));
     expect(run.audit.map((record) => record.event)).not.toContain('resource-read');
   });
 
@@ -134,13 +128,14 @@ describe('Gemini CLI over stdio', () => {
     );
   });
 
-  // known failure: the server sets SIGINT and SIGTERM back to their default action right after
-  // the first signal (rt_sigaction SIG_DFL), while it still closes; Gemini CLI sends SIGTERM
-  // after the terminal's SIGINT, and when it lands in that window the server is "killed by
-  // SIGTERM" (exit 143) after session-end (about half the runs here; the others exit 0).
-  it.fails('keeps catching SIGINT and SIGTERM until it has exited', async () => {
+  // Clients send more than one signal; each must find the handler, never the default action.
+  it('keeps catching SIGINT and SIGTERM until it has exited', async () => {
     const run = await interrupted();
     expect(run.server).toBeDefined();
     expect(defaultsAfterFirstSignal(run.server as TracedProcess)).toEqual([]);
+    expect(run.server?.end, JSON.stringify(run.server?.signals)).toEqual(
+      expect.objectContaining({ code: 0 }),
+    );
+    expect(run.audit.at(-1)?.event).toBe('session-end');
   });
 });

@@ -38,16 +38,23 @@ describe.each(['stdio', 'http'] as const)('the Inspector CLI over %s', (transpor
     const run = await listed();
     expectCompletedOffline(run, 0);
     expect(output(run).result.tools.map((tool: { name: string }) => tool.name)).toEqual([
-      'activate_skill',
-      'read_skill_resource',
-      'run_skill_script',
-      'search_skills',
+      'skillhost_activate',
+      'skillhost_read',
+      'skillhost_run',
+      'skillhost_search',
     ]);
   });
 
-  it('gets the skill body from activate_skill', async () => {
+  it('gets the skill body from skillhost_activate', async () => {
     const run = await inspect(
-      ['--method', 'tools/call', '--tool-name', 'activate_skill', '--tool-arg', 'name=tidy-notes'],
+      [
+        '--method',
+        'tools/call',
+        '--tool-name',
+        'skillhost_activate',
+        '--tool-arg',
+        'name=tidy-notes',
+      ],
       transport,
     );
     expectCompletedOffline(run, 0);

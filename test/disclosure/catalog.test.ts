@@ -74,7 +74,7 @@ describe('renderCatalog', () => {
     expect(result.tokens).toBeLessThanOrEqual(1500);
     expect(result.counts.hidden).toBeGreaterThan(0);
     expect(result.text).toContain(`<hidden_skills count="${result.counts.hidden}">`);
-    expect(result.text).toContain('search_skills');
+    expect(result.text).toContain('skillhost_search');
     // At every stage untrusted skills go first: no trusted skill is hidden while an untrusted one shows.
     const trustedHidden = result.decisions.some((d) => d.trusted && d.level === 'hidden');
     if (trustedHidden)

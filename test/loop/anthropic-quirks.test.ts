@@ -181,7 +181,7 @@ describe('Anthropic streaming cases', () => {
     const events = message(
       [
         {
-          tool: 'search_skills',
+          tool: 'skillhost_search',
           id: 'toolu_1',
           json: ['{"query":"caf\\u00', 'e9 ', 'm\u00fc', 'sli"}'],
         },
@@ -257,7 +257,7 @@ describe('Anthropic streaming cases', () => {
     const run = await runOn([
       stream(
         message(
-          [{ tool: 'read_skill_resource', id: 'toolu_1', json: ['{"name":"tool","pa'] }],
+          [{ tool: 'skillhost_read', id: 'toolu_1', json: ['{"name":"tool","pa'] }],
           'max_tokens',
         ),
       ),
@@ -281,7 +281,7 @@ describe('Anthropic streaming cases', () => {
         message(
           [
             {
-              tool: 'read_skill_resource',
+              tool: 'skillhost_read',
               id: 'toolu_1',
               json: ['{"name":"tool","pa'],
               open: true,
@@ -318,7 +318,7 @@ describe('Anthropic streaming cases', () => {
         message(
           [
             { thinking: 'The user wants the guide.', signature: 'sig-abc' },
-            { tool: 'search_skills', id: 'toolu_1', json: ['{"query":"guide"}'] },
+            { tool: 'skillhost_search', id: 'toolu_1', json: ['{"query":"guide"}'] },
           ],
           'tool_use',
         ),

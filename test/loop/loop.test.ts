@@ -14,12 +14,12 @@ describe('the agent loop over the Anthropic Messages API', () => {
     const w = world({ files: { 'references/guide.md': 'GUIDE-TEXT\n' } });
     const server = await startModelServer({
       anthropic: [
-        { toolCalls: [{ id: 'toolu_1', name: 'activate_skill', input: { name: 'tool' } }] },
+        { toolCalls: [{ id: 'toolu_1', name: 'skillhost_activate', input: { name: 'tool' } }] },
         {
           toolCalls: [
             {
               id: 'toolu_2',
-              name: 'read_skill_resource',
+              name: 'skillhost_read',
               input: { name: 'tool', path: 'references/guide.md' },
             },
           ],
@@ -72,7 +72,7 @@ describe('the agent loop over the Anthropic Messages API', () => {
     const w = world();
     const server = await startModelServer({
       anthropic: [
-        { toolCalls: [{ id: 'toolu_1', name: 'read_skill_resource', input: { name: 'tool' } }] },
+        { toolCalls: [{ id: 'toolu_1', name: 'skillhost_read', input: { name: 'tool' } }] },
         { text: 'I see.' },
       ],
     });
@@ -99,8 +99,8 @@ describe('the agent loop over the Anthropic Messages API', () => {
     const w = world();
     const server = await startModelServer({
       anthropic: [
-        { toolCalls: [{ id: 'toolu_1', name: 'search_skills', input: { query: 'tool' } }] },
-        { toolCalls: [{ id: 'toolu_2', name: 'search_skills', input: { query: 'tool' } }] },
+        { toolCalls: [{ id: 'toolu_1', name: 'skillhost_search', input: { query: 'tool' } }] },
+        { toolCalls: [{ id: 'toolu_2', name: 'skillhost_search', input: { query: 'tool' } }] },
       ],
     });
     const model = modelHandle(
@@ -135,12 +135,12 @@ describe('the agent loop over the Anthropic Messages API', () => {
     });
     const server = await startModelServer({
       anthropic: [
-        { toolCalls: [{ id: 'toolu_1', name: 'activate_skill', input: { name: 'tool' } }] },
+        { toolCalls: [{ id: 'toolu_1', name: 'skillhost_activate', input: { name: 'tool' } }] },
         {
           toolCalls: [
             {
               id: 'toolu_2',
-              name: 'run_skill_script',
+              name: 'skillhost_run',
               input: { name: 'tool', script: 'scripts/run.sh' },
             },
           ],
@@ -172,7 +172,7 @@ describe('the agent loop over the OpenAI Responses API', () => {
     const w = world();
     const server = await startModelServer({
       responses: [
-        { toolCalls: [{ id: 'call_1', name: 'activate_skill', input: { name: 'tool' } }] },
+        { toolCalls: [{ id: 'call_1', name: 'skillhost_activate', input: { name: 'tool' } }] },
         { text: 'Activated.' },
       ],
     });
@@ -223,7 +223,7 @@ describe('the limits', () => {
     const w = world();
     const server = await startModelServer({
       anthropic: [
-        { toolCalls: [{ id: 'toolu_1', name: 'search_skills', input: { query: 'tool' } }] },
+        { toolCalls: [{ id: 'toolu_1', name: 'skillhost_search', input: { query: 'tool' } }] },
         { hang: true },
       ],
     });

@@ -95,14 +95,14 @@ describe('OpenAI-compatible streaming quirks', () => {
   it('tool-call deltas without index', async () => {
     const run = await runOn([
       chat(
-        [call('call_a', 'activate_skill', '{"name":'), call(undefined, undefined, '"tool"}')],
+        [call('call_a', 'skillhost_activate', '{"name":'), call(undefined, undefined, '"tool"}')],
         'tool_calls',
       ),
       answer,
     ]);
     expect(run.end.status).toBe('done');
     expect(run.calls).toEqual([
-      expect.objectContaining({ name: 'activate_skill', input: { name: 'tool' } }),
+      expect.objectContaining({ name: 'skillhost_activate', input: { name: 'tool' } }),
     ]);
     expect(run.results[0]).toMatchObject({ isError: false });
     const ids = answeredIds(run.followUp ?? []);
@@ -113,8 +113,8 @@ describe('OpenAI-compatible streaming quirks', () => {
     const run = await runOn([
       chat(
         [
-          call('call_a', 'search_skills', '{"query":"tool"}', 0),
-          call('call_b', 'read_skill_resource', '{"name":"tool","path":"references/guide.md"}', 0),
+          call('call_a', 'skillhost_search', '{"query":"tool"}', 0),
+          call('call_b', 'skillhost_read', '{"name":"tool","path":"references/guide.md"}', 0),
         ],
         'tool_calls',
       ),
@@ -122,8 +122,8 @@ describe('OpenAI-compatible streaming quirks', () => {
     ]);
     expect(run.end.status).toBe('done');
     expect(run.calls.map((event) => event.type === 'tool-call' && event.name)).toEqual([
-      'search_skills',
-      'read_skill_resource',
+      'skillhost_search',
+      'skillhost_read',
     ]);
     expect(run.results.every((event) => event.type === 'tool-result' && !event.isError)).toBe(true);
     const ids = answeredIds(run.followUp ?? []);
@@ -135,7 +135,7 @@ describe('OpenAI-compatible streaming quirks', () => {
     const run = await runOn([
       chat(
         [
-          call('call_a', 'search_skills', '', 0),
+          call('call_a', 'skillhost_search', '', 0),
           call(undefined, undefined, '{"query":', 0),
           call(undefined, undefined, '"tool"}', 0),
         ],
@@ -152,7 +152,7 @@ describe('OpenAI-compatible streaming quirks', () => {
 
   it('no id at all', async () => {
     const run = await runOn([
-      chat([call(undefined, 'search_skills', '{"query":"tool"}', 0)], 'tool_calls'),
+      chat([call(undefined, 'skillhost_search', '{"query":"tool"}', 0)], 'tool_calls'),
       answer,
     ]);
     expect(run.end.status).toBe('done');
@@ -165,7 +165,7 @@ describe('OpenAI-compatible streaming quirks', () => {
 
   it('finish_reason "stop" although tool calls came', async () => {
     const run = await runOn([
-      chat([call('call_a', 'search_skills', '{"query":"tool"}', 0)], 'stop'),
+      chat([call('call_a', 'skillhost_search', '{"query":"tool"}', 0)], 'stop'),
       answer,
     ]);
     expect(run.end.status).toBe('done');
@@ -175,7 +175,10 @@ describe('OpenAI-compatible streaming quirks', () => {
   });
 
   it('empty arguments', async () => {
-    const run = await runOn([chat([call('call_a', 'search_skills', '', 0)], 'tool_calls'), answer]);
+    const run = await runOn([
+      chat([call('call_a', 'skillhost_search', '', 0)], 'tool_calls'),
+      answer,
+    ]);
     expect(run.end.status).toBe('done');
     // An empty input is read as {}: the schema check then says what is missing, and nothing runs.
     expect(run.results[0]).toMatchObject({ isError: true, code: 'TOOL_INPUT_INVALID' });
@@ -184,10 +187,7 @@ describe('OpenAI-compatible streaming quirks', () => {
 
   it('arguments that are not JSON', async () => {
     const run = await runOn([
-      chat(
-        [call('call_a', 'read_skill_resource', '{"name": "tool", path: guide', 0)],
-        'tool_calls',
-      ),
+      chat([call('call_a', 'skillhost_read', '{"name": "tool", path: guide', 0)], 'tool_calls'),
       answer,
     ]);
     expect(run.end.status).toBe('done');
@@ -202,7 +202,7 @@ describe('OpenAI-compatible streaming quirks', () => {
         [
           { reasoning_content: 'I should search ' },
           { reasoning_content: 'for the skill.' },
-          call('call_a', 'search_skills', '{"query":"tool"}', 0),
+          call('call_a', 'skillhost_search', '{"query":"tool"}', 0),
         ],
         'tool_calls',
       ),

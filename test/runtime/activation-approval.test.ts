@@ -82,7 +82,7 @@ const events = (sink: ReturnType<typeof createRecordingAuditSink>) =>
     ]);
 
 async function activateByModel(runtime: SkillRuntime, name: string) {
-  return runtime.callTool('activate_skill', { name });
+  return runtime.callTool('skillhost_activate', { name });
 }
 
 describe("an untrusted skill's activation by the model is confirmed", () => {
@@ -198,7 +198,7 @@ describe("an untrusted skill's activation by the model is confirmed", () => {
   it('does not let the model read an untrusted skill’s files before its activation is confirmed', async () => {
     const { runtime, sink } = setup({ answers: ['yes'] });
     for (const path of ['SKILL.md', 'references/notes.md']) {
-      const read = await runtime.callTool('read_skill_resource', { name: 'evil', path });
+      const read = await runtime.callTool('skillhost_read', { name: 'evil', path });
       expect(read).toMatchObject({ isError: true, code: 'PERMISSION_REQUIRED' });
       expect(read.text).not.toContain('EVIL');
     }
@@ -208,19 +208,19 @@ describe("an untrusted skill's activation by the model is confirmed", () => {
       'PERMISSION_REQUIRED',
     ]);
     await activateByModel(runtime, 'evil');
-    const read = await runtime.callTool('read_skill_resource', {
+    const read = await runtime.callTool('skillhost_read', {
       name: 'evil',
       path: 'references/notes.md',
     });
     expect(read.text).toBe('EVIL NOTES\n');
     // A trusted skill's files are read as before.
-    const good = await runtime.callTool('read_skill_resource', { name: 'good', path: 'SKILL.md' });
+    const good = await runtime.callTool('skillhost_read', { name: 'good', path: 'SKILL.md' });
     expect(good.isError).toBe(false);
   });
 
   it('marks untrusted skills in search results, after trusted matches', async () => {
     const { runtime } = setup();
-    const result = await runtime.callTool('search_skills', { query: 'reports good things' });
+    const result = await runtime.callTool('skillhost_search', { query: 'reports good things' });
     expect(result.data?.results).toEqual([
       expect.objectContaining({ name: 'good', trusted: true }),
       expect.objectContaining({ name: 'evil', trusted: false }),

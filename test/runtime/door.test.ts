@@ -170,11 +170,11 @@ describe('SkillRuntime: the one door', () => {
     });
     runtime.activate('report', { triggeredBy: 'model' });
     // The run waits for its confirmation; the read made after it must wait for the run.
-    const run = runtime.callTool('run_skill_script', {
+    const run = runtime.callTool('skillhost_run', {
       name: 'report',
       script: 'scripts/report.sh',
     });
-    const read = runtime.callTool('read_skill_resource', {
+    const read = runtime.callTool('skillhost_read', {
       name: 'report',
       path: 'references/guide.md',
     });
@@ -204,7 +204,8 @@ describe('SkillRuntime: the one door', () => {
     expect(heard).toEqual([['later']]);
     expect(runtime.revision).toBe(before + 1);
     expect(
-      runtime.tools().find((tool) => tool.name === 'activate_skill')?.inputSchema.properties.name,
+      runtime.tools().find((tool) => tool.name === 'skillhost_activate')?.inputSchema.properties
+        .name,
     ).toMatchObject({
       enum: ['later', 'notes', 'report'],
     });

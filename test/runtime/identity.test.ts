@@ -75,7 +75,7 @@ describe('a skill is known by its folder', () => {
     expect(mismatch?.severity).toBe('warning');
     expect(mismatch?.message).toMatch(/'alpha'.*'zzz-other'/);
     // The model's tool reaches the real one.
-    const called = await runtime.callTool('activate_skill', { name: 'alpha' });
+    const called = await runtime.callTool('skillhost_activate', { name: 'alpha' });
     expect(called.isError).toBe(false);
   });
 
@@ -90,7 +90,7 @@ describe('a skill is known by its folder', () => {
         .ranked.map((candidate) => candidate.name)
         .sort(),
     ).toEqual(['alpha', 'zzz-other']);
-    const activate = runtime.tools().find((tool) => tool.name === 'activate_skill');
+    const activate = runtime.tools().find((tool) => tool.name === 'skillhost_activate');
     expect(activate?.inputSchema.properties.name?.enum).toEqual(['alpha', 'zzz-other']);
     const agent = runtime.loadAgent('demo', {
       bases: [{ directory: '/agents', kind: 'explicit' }],

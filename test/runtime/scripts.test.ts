@@ -114,8 +114,8 @@ describe('running scripts through the runtime', () => {
       allowedTools: 'Bash(sh scripts/hello.sh:*)',
       runner: createScriptedRunner(() => ({ notStaged })),
     });
-    await w.runtime.callTool('activate_skill', { name: 'tool' });
-    const result = await w.runtime.callTool('run_skill_script', {
+    await w.runtime.callTool('skillhost_activate', { name: 'tool' });
+    const result = await w.runtime.callTool('skillhost_run', {
       name: 'tool',
       script: 'scripts/hello.sh',
     });
@@ -131,8 +131,8 @@ describe('running scripts through the runtime', () => {
       allowedTools: 'Bash(sh scripts/hello.sh:*)',
       runner: createScriptedRunner(() => ({ resourceLimit: 'write', writtenBytes: 1234 })),
     });
-    await w.runtime.callTool('activate_skill', { name: 'tool' });
-    const result = await w.runtime.callTool('run_skill_script', {
+    await w.runtime.callTool('skillhost_activate', { name: 'tool' });
+    const result = await w.runtime.callTool('skillhost_run', {
       name: 'tool',
       script: 'scripts/hello.sh',
     });

@@ -13,8 +13,8 @@ describe('each adapter runs the report script in bubblewrap', () => {
   it('Anthropic tool_use blocks', async () => {
     const { runtime } = reportWorld({ runner: 'bubblewrap' });
     const content = [
-      { type: 'tool_use', id: 'toolu_1', name: 'activate_skill', input: JSON.parse(activate) },
-      { type: 'tool_use', id: 'toolu_2', name: 'run_skill_script', input: JSON.parse(run) },
+      { type: 'tool_use', id: 'toolu_1', name: 'skillhost_activate', input: JSON.parse(activate) },
+      { type: 'tool_use', id: 'toolu_2', name: 'skillhost_run', input: JSON.parse(run) },
     ];
     const results = await runAnthropicToolUses(runtime, content);
     expect(results[1]).toMatchObject({ tool_use_id: 'toolu_2', is_error: false });
@@ -28,9 +28,9 @@ describe('each adapter runs the report script in bubblewrap', () => {
         {
           id: 'call_1',
           type: 'function',
-          function: { name: 'activate_skill', arguments: activate },
+          function: { name: 'skillhost_activate', arguments: activate },
         },
-        { id: 'call_2', type: 'function', function: { name: 'run_skill_script', arguments: run } },
+        { id: 'call_2', type: 'function', function: { name: 'skillhost_run', arguments: run } },
       ],
     });
     expect(messages[1]?.content).toContain('report for March 2025');
@@ -39,8 +39,8 @@ describe('each adapter runs the report script in bubblewrap', () => {
   it('OpenAI Responses function calls', async () => {
     const { runtime } = reportWorld({ runner: 'bubblewrap' });
     const output = [
-      { type: 'function_call', call_id: 'call_1', name: 'activate_skill', arguments: activate },
-      { type: 'function_call', call_id: 'call_2', name: 'run_skill_script', arguments: run },
+      { type: 'function_call', call_id: 'call_1', name: 'skillhost_activate', arguments: activate },
+      { type: 'function_call', call_id: 'call_2', name: 'skillhost_run', arguments: run },
     ];
     const outputs = await runOpenAIFunctionCalls(runtime, output);
     expect(outputs[1]?.output).toContain('report for March 2025');
@@ -50,8 +50,8 @@ describe('each adapter runs the report script in bubblewrap', () => {
     const { runtime } = reportWorld({ runner: 'bubblewrap' });
     const tools = skillTools(runtime);
     const options = { toolCallId: 'call', messages: [] };
-    await tools.activate_skill?.execute?.(JSON.parse(activate), options);
-    const result = await tools.run_skill_script?.execute?.(JSON.parse(run), options);
+    await tools.skillhost_activate?.execute?.(JSON.parse(activate), options);
+    const result = await tools.skillhost_run?.execute?.(JSON.parse(run), options);
     expect(result).toMatchObject({
       isError: false,
       text: expect.stringContaining('report for March 2025'),

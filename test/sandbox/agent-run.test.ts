@@ -14,11 +14,9 @@ describe('the example agent, run by skillhost agent run against the scripted loc
     });
     expect(result.status, result.stderr).toBe(0);
     expect(result.stdout).toContain('SCRIPTED LOCAL MODEL');
-    expect(result.stderr).toContain(
-      '▸ read_skill_resource code-analysis references/checklist.md … ok',
-    );
+    expect(result.stderr).toContain('▸ skillhost_read code-analysis references/checklist.md … ok');
     expect(result.stderr).toMatch(
-      /▸ run_skill_script code-analysis scripts\/count_lines\.sh .* … ok .*\(approved by --yes\/--allow\)/,
+      /▸ skillhost_run code-analysis scripts\/count_lines\.sh .* … ok .*\(approved by --yes\/--allow\)/,
     );
     expect(result.stdout).toContain('./code-analysis/scripts/count_lines.sh');
     expect(result.stdout).toContain('[exit code 0; sandbox: bubblewrap]');

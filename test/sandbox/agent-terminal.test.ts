@@ -47,7 +47,7 @@ const call = {
   toolCalls: [
     {
       id: 'toolu_1',
-      name: 'run_skill_script',
+      name: 'skillhost_run',
       input: { name: 'code-analysis', script: 'scripts/count_lines.sh', args: ['.'] },
     },
   ],

@@ -4,7 +4,7 @@ import { Client } from '@modelcontextprotocol/client';
 import { getDefaultEnvironment, StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseAuditLog } from '../../src/audit/reader.js';
-import { Scratch, type SkillTree, skillTree, textOf } from '../adapters/mcp/fixture.js';
+import { metaOf, Scratch, type SkillTree, skillTree, textOf } from '../adapters/mcp/fixture.js';
 import { bin } from '../helpers/built.js';
 
 describe('skillhost mcp over stdio runs a script in bubblewrap (the built bin)', () => {
@@ -42,14 +42,14 @@ describe('skillhost mcp over stdio runs a script in bubblewrap (the built bin)',
   });
 
   it('runs the pre-approved script of an activated skill and records the run', async () => {
-    await client.callTool({ name: 'activate_skill', arguments: { name: 'hello' } });
+    await client.callTool({ name: 'skillhost_activate', arguments: { name: 'hello' } });
     const run = await client.callTool({
-      name: 'run_skill_script',
+      name: 'skillhost_run',
       arguments: { name: 'hello', script: 'scripts/greet.sh', args: ['Ada'] },
     });
     expect(run.isError).toBe(false);
     expect(textOf(run)).toContain('hello Ada');
-    expect(run.structuredContent).toMatchObject({
+    expect(metaOf(run)).toMatchObject({
       exitCode: 0,
       sandbox: 'bubblewrap',
       approvedBy: 'policy',

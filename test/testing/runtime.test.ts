@@ -47,15 +47,15 @@ describe('the doubles together: a runtime that touches no disk and starts no pro
     const { fs, runner, clock, sink, runtime } = inMemoryRuntime();
     expect(runtime.offered().map((entry) => entry.name)).toEqual(['notes', 'report']);
     clock.advance(60_000);
-    const activated = await runtime.callTool('activate_skill', { name: 'report' });
+    const activated = await runtime.callTool('skillhost_activate', { name: 'report' });
     expect(activated.text).toContain('Run scripts/report.sh with the month.');
-    const guide = await runtime.callTool('read_skill_resource', {
+    const guide = await runtime.callTool('skillhost_read', {
       name: 'report',
       path: 'references/guide.md',
     });
     expect(guide.text).toBe('# Guide\n');
     clock.advance(1_000);
-    const run = await runtime.callTool('run_skill_script', {
+    const run = await runtime.callTool('skillhost_run', {
       name: 'report',
       script: 'scripts/report.sh',
       args: ['June'],

@@ -95,7 +95,9 @@ export async function runAnthropicToolUses(
 ): Promise<AnthropicToolResult[]> {
   const offered =
     options.otherTools === 'skip'
-      ? new Set<string>(runtime.tools().map((definition) => definition.name))
+      ? new Set<string>(
+          runtime.tools().flatMap((definition) => [definition.name, ...definition.deprecatedNames]),
+        )
       : undefined;
   const results: AnthropicToolResult[] = [];
   // One after another, never in parallel: a script run may rely on an activation before it.

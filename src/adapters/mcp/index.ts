@@ -6,6 +6,11 @@
  */
 
 export { type HttpServing, normaliseOrigin, type ServeHttpOptions, serveHttp } from './http.js';
-export { createMcpServer, type McpServerOptions, toCallToolResult } from './server.js';
+export {
+  createMcpServer,
+  type McpServerOptions,
+  RESULT_META,
+  toCallToolResult,
+} from './server.js';
 export { type ServeStdioOptions, type StdioServing, serveStdio } from './stdio.js';
 export { parseSkillUri, SKILL_SCHEME, type SkillUri, skillUri } from './uris.js';

@@ -40,19 +40,30 @@ export interface McpServerOptions {
 const DEFAULT_LIMITS: ResourceLimits = { maxListed: 1000, perSkill: 100, depth: 4 };
 
 const PREAMBLE =
-  'This server offers Agent Skills. The catalog below lists them; call activate_skill with a ' +
-  "skill's name when a task matches its description, read its files with read_skill_resource, " +
-  'and find unlisted skills with search_skills.';
+  'This server offers Agent Skills. The catalog below lists them; call skillhost_activate with a ' +
+  "skill's name when a task matches its description, read its files with skillhost_read, " +
+  'and find unlisted skills with skillhost_search.';
 
-/** A runtime tool result as MCP sends it: the text, the code and data as structured content. */
+/** The `_meta` key of a tool result's data (the runtime's metadata, for applications). */
+export const RESULT_META = 'skillhost/result';
+
+/**
+ * A runtime tool result as MCP sends it: the text is the whole result, with no
+ * `structuredContent` and no `outputSchema`. Clients that find structured content send the model
+ * its JSON instead of the text (Claude Code, Codex), and the MCP specification makes it the
+ * result, so anything less than the payload there (the skill body, the file, the script's output)
+ * would never reach the model; the payload as JSON would reach it as escaped text. The runtime's
+ * metadata (directory, file list, exit code, content hash, error code) is for applications, not
+ * the model: it rides in `_meta` under `skillhost/result`, which clients do not show the model.
+ */
 export function toCallToolResult(result: ToolCallResult): CallToolResult {
-  const structured =
+  const data =
     result.data === undefined && result.code === undefined
       ? undefined
       : { ...result.data, ...(result.code === undefined ? {} : { code: result.code }) };
   return {
     content: [{ type: 'text', text: result.text }],
-    ...(structured === undefined ? {} : { structuredContent: structured }),
+    ...(data === undefined ? {} : { _meta: { [RESULT_META]: data } }),
     isError: result.isError,
   };
 }
@@ -112,9 +123,11 @@ export class SkillServerHub {
         revision,
         tools: this.runtime.tools().map((tool) => ({
           name: tool.name,
+          title: tool.title,
           description: tool.description,
           // Served as the runtime wrote it (plain JSON data; the SDK types it as JSON values).
           inputSchema: tool.inputSchema as unknown as Tool['inputSchema'],
+          annotations: { title: tool.title, ...tool.annotations },
         })),
       };
     }

@@ -35,7 +35,9 @@ export function answeredNames(
   options: RunOpenAIToolCallsOptions,
 ): ReadonlySet<string> | undefined {
   if (options.otherTools !== 'skip') return undefined;
-  return new Set<string>(runtime.tools().map((definition) => definition.name));
+  return new Set<string>(
+    runtime.tools().flatMap((definition) => [definition.name, ...definition.deprecatedNames]),
+  );
 }
 
 const MAX_REASON = 200;

@@ -11,21 +11,27 @@ const CANNOT_START = 1;
 const LOOPBACK = new Set(['127.0.0.1', 'localhost', '::1', '[::1]']);
 
 /**
- * Settles on SIGINT or SIGTERM. A server runs until it is told to stop; the signal is taken
- * here so that the audit session is closed and the log ends cleanly.
+ * Settles on the first SIGINT or SIGTERM. A server runs until it is told to stop; the signal is
+ * taken here so that the audit session is closed and the log ends cleanly. The handlers stay
+ * until the process exits: clients send more than one signal (Claude Code: SIGINT, then SIGTERM
+ * 100 ms later; a terminal's Ctrl-C reaches the whole group), and a signal with no handler left
+ * would kill the server while it closes (exit 130 or 143, the audit log unended). Later signals
+ * are ignored. A signal handler does not keep the process alive.
  */
-function stopSignal(): { readonly stopped: Promise<void>; dispose(): void } {
-  let dispose = () => {};
-  const stopped = new Promise<void>((resolve) => {
-    const stop = () => resolve();
-    process.once('SIGINT', stop);
-    process.once('SIGTERM', stop);
-    dispose = () => {
-      process.off('SIGINT', stop);
-      process.off('SIGTERM', stop);
-    };
+function stopSignal(): { readonly stopped: Promise<void> } {
+  let signalled = false;
+  let resolve: () => void = () => {};
+  const stopped = new Promise<void>((done) => {
+    resolve = done;
   });
-  return { stopped, dispose };
+  const stop = () => {
+    if (signalled) return;
+    signalled = true;
+    resolve();
+  };
+  process.on('SIGINT', stop);
+  process.on('SIGTERM', stop);
+  return { stopped };
 }
 
 function listenFailure(error: unknown): string | undefined {
@@ -104,7 +110,6 @@ export async function run({ argv, io, deps }: CommandContext): Promise<number> {
     await serving.close();
     return 0;
   } finally {
-    signal.dispose();
     await opened.close();
   }
 }

@@ -48,16 +48,16 @@ describe('skillhost/ai-sdk with generateText', () => {
     const w = reportWorld();
     const model = new MockLanguageModelV3({
       doGenerate: [
-        callsTurn([{ id: 'call-1', name: 'activate_skill', input: { name: 'tool' } }]),
+        callsTurn([{ id: 'call-1', name: 'skillhost_activate', input: { name: 'tool' } }]),
         callsTurn([
           {
             id: 'call-2',
-            name: 'run_skill_script',
+            name: 'skillhost_run',
             input: { name: 'tool', script: 'scripts/report.sh', args: ['March 2025'] },
           },
           {
             id: 'call-3',
-            name: 'read_skill_resource',
+            name: 'skillhost_read',
             input: { name: 'tool', path: 'references/guide.md' },
           },
         ]),
@@ -79,7 +79,7 @@ describe('skillhost/ai-sdk with generateText', () => {
     expect(model.doGenerateCalls[0]?.tools).toEqual(golden('ai-sdk-tools.json'));
 
     const [activated] = result.steps[0]?.toolResults ?? [];
-    expect(activated).toMatchObject({ toolName: 'activate_skill', toolCallId: 'call-1' });
+    expect(activated).toMatchObject({ toolName: 'skillhost_activate', toolCallId: 'call-1' });
     expect(activated?.output).toMatchObject({
       isError: false,
       text: expect.stringContaining('Do the thing.'),
@@ -121,10 +121,10 @@ describe('skillhost/ai-sdk with generateText', () => {
     const model = new MockLanguageModelV3({
       doGenerate: [
         callsTurn([
-          { id: 'call-1', name: 'activate_skill', input: { name: 'tool' } },
+          { id: 'call-1', name: 'skillhost_activate', input: { name: 'tool' } },
           {
             id: 'call-2',
-            name: 'run_skill_script',
+            name: 'skillhost_run',
             input: { name: 'tool', script: 'scripts/report.sh', args: ['April'] },
           },
         ]),
@@ -166,13 +166,13 @@ describe('skillhost/ai-sdk with generateText', () => {
     });
     const run = (id: string, arg: string) => ({
       id,
-      name: 'run_skill_script',
+      name: 'skillhost_run',
       input: { name: 'tool', script: 'scripts/ask.sh', args: [arg] },
     });
     const model = new MockLanguageModelV3({
       doGenerate: [
         callsTurn([
-          { id: 'call-1', name: 'activate_skill', input: { name: 'tool' } },
+          { id: 'call-1', name: 'skillhost_activate', input: { name: 'tool' } },
           run('call-2', 'first'),
           run('call-3', 'second'),
         ]),
@@ -198,7 +198,7 @@ describe('skillhost/ai-sdk with generateText', () => {
     const w = reportWorld();
     const model = new MockLanguageModelV3({
       doGenerate: [
-        callsTurn([{ id: 'call-1', name: 'activate_skill', input: { name: 42 } }]),
+        callsTurn([{ id: 'call-1', name: 'skillhost_activate', input: { name: 42 } }]),
         textTurn('I could not do that.'),
       ],
     });
@@ -226,9 +226,7 @@ describe('skillhost/ai-sdk with generateText', () => {
     const w = reportWorld();
     const model = new MockLanguageModelV3({
       doGenerate: [
-        callsTurn([
-          { id: 'call-1', name: 'read_skill_resource', input: { name: 'nope', path: 'x' } },
-        ]),
+        callsTurn([{ id: 'call-1', name: 'skillhost_read', input: { name: 'nope', path: 'x' } }]),
         textTurn('I could not do that.'),
       ],
     });
@@ -242,7 +240,7 @@ describe('skillhost/ai-sdk with generateText', () => {
     const failure = result.steps[0]?.content.find((part) => part.type === 'tool-error');
     expect(failure?.error).toBeInstanceOf(SkillToolError);
     expect(failure?.error).toMatchObject({
-      toolName: 'read_skill_resource',
+      toolName: 'skillhost_read',
       code: 'SKILL_NOT_FOUND',
     });
     expect(toolResultsSeen(model, 1)).toEqual([
@@ -259,10 +257,10 @@ describe('skillhost/ai-sdk with generateText', () => {
     const model = new MockLanguageModelV3({
       doGenerate: [
         callsTurn([
-          { id: 'call-1', name: 'activate_skill', input: { name: 'tool' } },
+          { id: 'call-1', name: 'skillhost_activate', input: { name: 'tool' } },
           {
             id: 'call-2',
-            name: 'run_skill_script',
+            name: 'skillhost_run',
             input: { name: 'tool', script: 'scripts/report.sh' },
           },
         ]),
@@ -274,13 +272,13 @@ describe('skillhost/ai-sdk with generateText', () => {
       tools: skillTools(w.runtime, {
         needsApproval: (toolName, input) => {
           asked.push([toolName, input]);
-          return toolName === 'run_skill_script';
+          return toolName === 'skillhost_run';
         },
       }),
       stopWhen: stepCountIs(3),
     });
 
-    expect(asked.map(([toolName]) => toolName)).toEqual(['activate_skill', 'run_skill_script']);
+    expect(asked.map(([toolName]) => toolName)).toEqual(['skillhost_activate', 'skillhost_run']);
     expect(asked[1]?.[1]).toEqual({ name: 'tool', script: 'scripts/report.sh' });
     expect(result.steps).toHaveLength(1);
     expect(result.content.filter((part) => part.type === 'tool-approval-request')).toEqual([

@@ -50,17 +50,17 @@ describe('skillhost/anthropic over the real Anthropic client and HTTP', () => {
   it('activates a skill, runs its script and reads a reference in a full round trip', async () => {
     const w = reportWorld();
     const { server, reply } = await converse(w.runtime, [
-      { toolCalls: [{ id: 'toolu_1', name: 'activate_skill', input: { name: 'tool' } }] },
+      { toolCalls: [{ id: 'toolu_1', name: 'skillhost_activate', input: { name: 'tool' } }] },
       {
         toolCalls: [
           {
             id: 'toolu_2',
-            name: 'run_skill_script',
+            name: 'skillhost_run',
             input: { name: 'tool', script: 'scripts/report.sh', args: ['March 2025'] },
           },
           {
             id: 'toolu_3',
-            name: 'read_skill_resource',
+            name: 'skillhost_read',
             input: { name: 'tool', path: 'references/guide.md' },
           },
         ],
@@ -114,8 +114,8 @@ describe('skillhost/anthropic over the real Anthropic client and HTTP', () => {
       {
         toolCalls: [
           { id: 'toolu_1', name: 'delete_everything', input: {} },
-          { id: 'toolu_2', name: 'activate_skill', input: { name: 42 } },
-          { id: 'toolu_3', name: 'read_skill_resource', input: { name: 'tool', path: '../x' } },
+          { id: 'toolu_2', name: 'skillhost_activate', input: { name: 42 } },
+          { id: 'toolu_3', name: 'skillhost_read', input: { name: 'tool', path: '../x' } },
         ],
       },
       { text: 'I could not do that.' },
@@ -138,16 +138,20 @@ describe('skillhost/anthropic over the real Anthropic client and HTTP', () => {
     const content = [
       { type: 'text', text: 'Let me look.' },
       { type: 'tool_use', id: 'toolu_1', name: 'get_weather', input: { city: 'Oslo' } },
-      { type: 'tool_use', id: 'toolu_2', name: 'activate_skill', input: { name: 'tool' } },
+      { type: 'tool_use', id: 'toolu_2', name: 'skillhost_activate', input: { name: 'tool' } },
+      // A former name, deprecated: still the runtime's, still answered.
+      { type: 'tool_use', id: 'toolu_3', name: 'search_skills', input: { query: 'tool' } },
     ];
     const skipped = await runAnthropicToolUses(runtime, content, { otherTools: 'skip' });
     expect(skipped.map((block) => [block.tool_use_id, block.is_error])).toEqual([
       ['toolu_2', false],
+      ['toolu_3', false],
     ]);
     const answered = await runAnthropicToolUses(runtime, content);
     expect(answered.map((block) => [block.tool_use_id, block.is_error])).toEqual([
       ['toolu_1', true],
       ['toolu_2', false],
+      ['toolu_3', false],
     ]);
   });
 
@@ -161,7 +165,7 @@ describe('skillhost/anthropic over the real Anthropic client and HTTP', () => {
         { role: 'user', content: 'Go.' },
         {
           role: 'assistant',
-          content: [{ type: 'tool_use', id: 'toolu_9', name: 'activate_skill', input: {} }],
+          content: [{ type: 'tool_use', id: 'toolu_9', name: 'skillhost_activate', input: {} }],
         },
         { role: 'user', content: 'Never mind.' },
       ],

@@ -57,7 +57,7 @@ describe('skillhost mcp --http (the built bin)', () => {
     const client = new Client({ name: 'skillhost-test', version: '1.0.0' });
     await client.connect(new StreamableHTTPClientTransport(url));
     const activation = await client.callTool({
-      name: 'activate_skill',
+      name: 'skillhost_activate',
       arguments: { name: 'hello' },
     });
     expect(activation.isError).toBe(false);

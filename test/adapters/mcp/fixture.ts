@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Client } from '@modelcontextprotocol/client';
 import { expect } from 'vitest';
+import type { ToolDefinition } from '../../../src/runtime/tools.js';
 import { skillText, writeTree } from '../../helpers/temp.js';
 
 /**
@@ -78,6 +79,26 @@ export function textOf(result: unknown): string {
   return content[0]?.text ?? '';
 }
 
+/**
+ * The runtime's metadata of a tool result (`_meta["skillhost/result"]`). There is no structured
+ * content: clients would send the model its JSON instead of the text.
+ */
+// biome-ignore lint/suspicious/noExplicitAny: dug into by the tests.
+export function metaOf(result: unknown): any {
+  const { structuredContent, _meta } = result as {
+    structuredContent?: unknown;
+    _meta?: Record<string, unknown>;
+  };
+  expect(structuredContent).toBeUndefined();
+  return _meta?.['skillhost/result'];
+}
+
+/** A runtime tool definition as MCP lists it: the title also among the annotations. */
+export function mcpToolOf(tool: ToolDefinition): Record<string, unknown> {
+  const { deprecatedNames: _, ...listed } = tool;
+  return { ...listed, annotations: { title: tool.title, ...tool.annotations } };
+}
+
 /** The error a promise rejects with (it must reject). */
 export async function rejection(promise: Promise<unknown>): Promise<Error & { code?: number }> {
   try {
@@ -115,31 +136,28 @@ export async function expectBadCallsRefused(client: Client): Promise<void> {
     client.callTool({ name, arguments: args });
   const cases: Array<[Promise<unknown>, string]> = [
     [call('no_such_tool', {}), 'TOOL_UNKNOWN'],
-    [call('activate_skill', { name: 42 }), 'TOOL_INPUT_INVALID'],
-    [call('activate_skill', {}), 'TOOL_INPUT_INVALID'],
-    [call('activate_skill', { name: 'hello', extra: true }), 'TOOL_INPUT_INVALID'],
-    [call('activate_skill', { name: 'x'.repeat(1024 * 1024) }), 'TOOL_INPUT_INVALID'],
-    [call('activate_skill', { name: 'not-in-the-enum' }), 'SKILL_NOT_FOUND'],
-    [call('read_skill_resource', { name: 'hello', path: ['a'] }), 'TOOL_INPUT_INVALID'],
+    [call('skillhost_activate', { name: 42 }), 'TOOL_INPUT_INVALID'],
+    [call('skillhost_activate', {}), 'TOOL_INPUT_INVALID'],
+    [call('skillhost_activate', { name: 'hello', extra: true }), 'TOOL_INPUT_INVALID'],
+    [call('skillhost_activate', { name: 'x'.repeat(1024 * 1024) }), 'TOOL_INPUT_INVALID'],
+    [call('skillhost_activate', { name: 'not-in-the-enum' }), 'SKILL_NOT_FOUND'],
+    [call('skillhost_read', { name: 'hello', path: ['a'] }), 'TOOL_INPUT_INVALID'],
+    [call('skillhost_read', { name: 'hello', path: '../../secret.txt' }), 'RESOURCE_PATH_INVALID'],
+    [call('skillhost_search', { query: 'hello', limit: 'ten' }), 'TOOL_INPUT_INVALID'],
     [
-      call('read_skill_resource', { name: 'hello', path: '../../secret.txt' }),
-      'RESOURCE_PATH_INVALID',
-    ],
-    [call('search_skills', { query: 'hello', limit: 'ten' }), 'TOOL_INPUT_INVALID'],
-    [
-      call('run_skill_script', { name: 'hello', script: 'scripts/greet.sh', args: [1, 2] }),
+      call('skillhost_run', { name: 'hello', script: 'scripts/greet.sh', args: [1, 2] }),
       'TOOL_INPUT_INVALID',
     ],
   ];
   for (const [pending, code] of cases) {
-    const result = (await pending) as { isError?: boolean; structuredContent?: { code?: string } };
+    const result = (await pending) as { isError?: boolean };
     expect(result.isError).toBe(true);
-    expect(result.structuredContent?.code).toBe(code);
+    expect(metaOf(result)?.code).toBe(code);
     expect(textOf(result)).toContain(code);
     expect(textOf(result)).not.toContain(OUTSIDE_SECRET);
   }
   const { tools } = await client.listTools();
-  expect(tools.map((tool) => tool.name)).toContain('activate_skill');
+  expect(tools.map((tool) => tool.name)).toContain('skillhost_activate');
 }
 
 /** Resolves when `condition` holds, checking after each notification the caller counts. */

@@ -16,6 +16,8 @@ import {
   ESCAPES,
   expectBadCallsRefused,
   LOGO,
+  mcpToolOf,
+  metaOf,
   OUTSIDE_SECRET,
   rejection,
   Scratch,
@@ -90,29 +92,38 @@ describe('serveHttp: Streamable HTTP on loopback (in process, the SDK client)', 
 
   it('lists exactly the runtime tools', async () => {
     const { tools } = await client.listTools();
-    expect(tools).toEqual(runtime.tools());
+    expect(tools).toEqual(runtime.tools().map(mcpToolOf));
+    const readOnly = Object.fromEntries(
+      tools.map((tool) => [tool.name, tool.annotations?.readOnlyHint]),
+    );
+    expect(readOnly).toEqual({
+      skillhost_activate: true,
+      skillhost_read: true,
+      skillhost_run: false,
+      skillhost_search: true,
+    });
   });
 
   it('activates, reads and runs a pre-approved script through the runtime', async () => {
     const activation = await client.callTool({
-      name: 'activate_skill',
+      name: 'skillhost_activate',
       arguments: { name: 'hello' },
     });
     expect(textOf(activation)).toContain('<skill_content name="hello"');
     const read = await client.callTool({
-      name: 'read_skill_resource',
+      name: 'skillhost_read',
       arguments: { name: 'hello', path: 'assets/logo.png' },
     });
-    expect(read.structuredContent).toMatchObject({
+    expect(metaOf(read)).toMatchObject({
       mediaType: 'image/png',
       base64: Buffer.from(LOGO).toString('base64'),
     });
     const run = await client.callTool({
-      name: 'run_skill_script',
+      name: 'skillhost_run',
       arguments: { name: 'hello', script: 'scripts/greet.sh', args: ['Grace'] },
     });
     expect(textOf(run)).toContain('hello Grace');
-    expect(run.structuredContent).toMatchObject({ sandbox: 'bubblewrap', approvedBy: 'policy' });
+    expect(metaOf(run)).toMatchObject({ sandbox: 'bubblewrap', approvedBy: 'policy' });
   });
 
   it('answers bad calls with coded error results and keeps serving', async () => {

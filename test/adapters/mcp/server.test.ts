@@ -9,7 +9,15 @@ import { sha256 } from '../../../src/node/hash.js';
 import { CANONICAL_TOOLS } from '../../../src/policy/tools.js';
 import { type CreateSkillRuntimeOptions, createSkillRuntime } from '../../../src/runtime/create.js';
 import { tempDir } from '../../helpers/temp.js';
-import { addSkill, rejection, Scratch, type SkillTree, skillTree, textOf } from './fixture.js';
+import {
+  addSkill,
+  metaOf,
+  rejection,
+  Scratch,
+  type SkillTree,
+  skillTree,
+  textOf,
+} from './fixture.js';
 
 const scratch = new Scratch();
 const open: Array<() => Promise<void>> = [];
@@ -70,7 +78,7 @@ describe('createMcpServer', () => {
       runtime: { policy: { tools: ['search_skills'] } },
     });
     const { tools } = await client.listTools();
-    expect(tools.map((tool) => tool.name)).toEqual(['search_skills']);
+    expect(tools.map((tool) => tool.name)).toEqual(['skillhost_search']);
     const read = await rejection(client.readResource({ uri: 'skill://hello/SKILL.md' }));
     expect(read.message).toContain('PERMISSION_DENIED');
     const prompt = await rejection(client.getPrompt({ name: 'hello' }));
@@ -88,20 +96,20 @@ describe('createMcpServer', () => {
     const { client } = await connect({ tree: { root: empty, skills: empty } });
     expect((await client.listTools()).tools).toEqual([]);
     expect(client.getInstructions()).toContain('No skill is available.');
-    const call = await client.callTool({ name: 'activate_skill', arguments: { name: 'x' } });
+    const call = await client.callTool({ name: 'skillhost_activate', arguments: { name: 'x' } });
     expect(call.isError).toBe(true);
     expect(textOf(call)).toContain('TOOL_UNKNOWN');
   });
 
-  it('without a script runner, run_skill_script is not offered', async () => {
+  it('without a script runner, skillhost_run is not offered', async () => {
     const { client } = await connect();
     const names = (await client.listTools()).tools.map((tool) => tool.name);
-    expect(names).not.toContain('run_skill_script');
+    expect(names).not.toContain('skillhost_run');
     const run = await client.callTool({
-      name: 'run_skill_script',
+      name: 'skillhost_run',
       arguments: { name: 'hello', script: 'scripts/greet.sh' },
     });
-    expect(run.structuredContent).toEqual({ code: 'TOOL_UNKNOWN' });
+    expect(metaOf(run)).toEqual({ code: 'TOOL_UNKNOWN' });
   });
 
   it('with watch, tells the client of every registry change the watcher reports', async () => {

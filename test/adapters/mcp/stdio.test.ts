@@ -18,6 +18,8 @@ import {
   ESCAPES,
   expectBadCallsRefused,
   LOGO,
+  mcpToolOf,
+  metaOf,
   OUTSIDE_SECRET,
   rejection,
   Scratch,
@@ -99,52 +101,61 @@ describe('skillhost mcp over stdio (the built bin, the SDK client)', () => {
       deps: nodeRuntimeDeps({ runner: shellRunner() }),
     });
     const { tools } = await client.listTools();
-    expect(tools).toEqual(runtime.tools());
+    expect(tools).toEqual(runtime.tools().map(mcpToolOf));
+    const readOnly = Object.fromEntries(
+      tools.map((tool) => [tool.name, tool.annotations?.readOnlyHint]),
+    );
+    expect(readOnly).toEqual({
+      skillhost_activate: true,
+      skillhost_read: true,
+      skillhost_run: false,
+      skillhost_search: true,
+    });
     expect(tools.map((tool) => tool.name)).toEqual([
-      'activate_skill',
-      'read_skill_resource',
-      'run_skill_script',
-      'search_skills',
+      'skillhost_activate',
+      'skillhost_read',
+      'skillhost_run',
+      'skillhost_search',
     ]);
   });
 
   // The script run through the built bin needs bubblewrap: test/sandbox/mcp-stdio.test.ts.
   it('activates a skill and reads its files', async () => {
     const activation = await client.callTool({
-      name: 'activate_skill',
+      name: 'skillhost_activate',
       arguments: { name: 'hello' },
     });
     expect(activation.isError).toBe(false);
     expect(textOf(activation)).toContain('Run scripts/greet.sh with the name.');
-    expect(activation.structuredContent).toMatchObject({
+    expect(metaOf(activation)).toMatchObject({
       name: 'hello',
       files: ['assets/logo.png', 'references/guide.md', 'scripts/greet.sh'],
     });
 
     const read = await client.callTool({
-      name: 'read_skill_resource',
+      name: 'skillhost_read',
       arguments: { name: 'hello', path: 'references/guide.md' },
     });
     expect(textOf(read)).toBe('# Guide\n\nBe kind.\n');
   });
 
   it('refuses a script run nothing pre-approved: the server asks no one', async () => {
-    await client.callTool({ name: 'activate_skill', arguments: { name: 'guarded' } });
+    await client.callTool({ name: 'skillhost_activate', arguments: { name: 'guarded' } });
     const run = await client.callTool({
-      name: 'run_skill_script',
+      name: 'skillhost_run',
       arguments: { name: 'guarded', script: 'scripts/count.sh' },
     });
     expect(run.isError).toBe(true);
-    expect(run.structuredContent).toEqual({ code: 'PERMISSION_REQUIRED' });
+    expect(metaOf(run)).toEqual({ code: 'PERMISSION_REQUIRED' });
   });
 
   it('searches the skills', async () => {
     const search = await client.callTool({
-      name: 'search_skills',
+      name: 'skillhost_search',
       arguments: { query: 'say hello to people' },
     });
     expect(search.isError).toBe(false);
-    const results = (search.structuredContent as { results: Array<{ name: string }> }).results;
+    const results = (metaOf(search) as { results: Array<{ name: string }> }).results;
     expect(results[0]?.name).toBe('hello');
   });
 
@@ -252,7 +263,7 @@ describe('skillhost mcp over stdio (the built bin, the SDK client)', () => {
       }, 20);
     });
     const { tools } = await client.listTools();
-    const activate = tools.find((tool) => tool.name === 'activate_skill');
+    const activate = tools.find((tool) => tool.name === 'skillhost_activate');
     expect(JSON.stringify(activate?.inputSchema)).toContain('"later"');
     const { prompts } = await client.listPrompts();
     expect(prompts.map((prompt) => prompt.name)).toContain('later');

@@ -51,17 +51,17 @@ describe('skillhost/openai Chat Completions over the real OpenAI client and HTTP
   it('activates a skill, runs its script and reads a reference in a full round trip', async () => {
     const w = reportWorld();
     const { server, answer } = await converse(w.runtime, [
-      { toolCalls: [{ id: 'call_1', name: 'activate_skill', input: { name: 'tool' } }] },
+      { toolCalls: [{ id: 'call_1', name: 'skillhost_activate', input: { name: 'tool' } }] },
       {
         toolCalls: [
           {
             id: 'call_2',
-            name: 'run_skill_script',
+            name: 'skillhost_run',
             input: { name: 'tool', script: 'scripts/report.sh', args: ['March 2025'] },
           },
           {
             id: 'call_3',
-            name: 'read_skill_resource',
+            name: 'skillhost_read',
             input: { name: 'tool', path: 'references/guide.md' },
           },
         ],
@@ -100,8 +100,8 @@ describe('skillhost/openai Chat Completions over the real OpenAI client and HTTP
       {
         toolCalls: [
           { id: 'call_1', name: 'delete_everything', input: {} },
-          { id: 'call_2', name: 'activate_skill', rawArguments: '{"name": "tool"' },
-          { id: 'call_3', name: 'activate_skill', rawArguments: '' },
+          { id: 'call_2', name: 'skillhost_activate', rawArguments: '{"name": "tool"' },
+          { id: 'call_3', name: 'skillhost_activate', rawArguments: '' },
         ],
       },
       { text: 'I could not do that.' },
@@ -125,7 +125,7 @@ describe('skillhost/openai Chat Completions over the real OpenAI client and HTTP
         {
           id: 'call_3',
           type: 'function',
-          function: { name: 'activate_skill', arguments: '{"name":"tool"}' },
+          function: { name: 'skillhost_activate', arguments: '{"name":"tool"}' },
         },
       ],
     };
@@ -153,7 +153,7 @@ describe('skillhost/openai Chat Completions over the real OpenAI client and HTTP
             {
               id: 'call_9',
               type: 'function',
-              function: { name: 'activate_skill', arguments: '{}' },
+              function: { name: 'skillhost_activate', arguments: '{}' },
             },
           ],
         },

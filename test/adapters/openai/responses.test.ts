@@ -54,12 +54,12 @@ describe('skillhost/openai Responses over the real OpenAI client and HTTP', () =
   it('activates a skill and runs its script in a full round trip', async () => {
     const w = reportWorld();
     const { server, answer } = await converse(w.runtime, [
-      { toolCalls: [{ id: 'call_1', name: 'activate_skill', input: { name: 'tool' } }] },
+      { toolCalls: [{ id: 'call_1', name: 'skillhost_activate', input: { name: 'tool' } }] },
       {
         toolCalls: [
           {
             id: 'call_2',
-            name: 'run_skill_script',
+            name: 'skillhost_run',
             input: { name: 'tool', script: 'scripts/report.sh', args: ['March 2025'] },
           },
         ],
@@ -96,7 +96,7 @@ describe('skillhost/openai Responses over the real OpenAI client and HTTP', () =
       {
         toolCalls: [
           { id: 'call_1', name: 'delete_everything', input: {} },
-          { id: 'call_2', name: 'activate_skill', rawArguments: 'name=tool' },
+          { id: 'call_2', name: 'skillhost_activate', rawArguments: 'name=tool' },
         ],
       },
       { text: 'I could not do that.' },
@@ -126,7 +126,7 @@ describe('skillhost/openai Responses over the real OpenAI client and HTTP', () =
       {
         type: 'function_call',
         call_id: 'call_2',
-        name: 'search_skills',
+        name: 'skillhost_search',
         arguments: '{"query":"x"}',
       },
     ];

@@ -33,10 +33,10 @@ declare module 'vitest' {
 
 /** The runtime's tools, as the server names them. */
 export type McpTool =
-  | 'activate_skill'
-  | 'read_skill_resource'
-  | 'run_skill_script'
-  | 'search_skills';
+  | 'skillhost_activate'
+  | 'skillhost_read'
+  | 'skillhost_run'
+  | 'skillhost_search';
 
 /** The clients' paths, from the preflight. */
 export function installedClients(): InstalledClients {

@@ -14,12 +14,16 @@ export const REFERENCE_MARKER = 'REFERENCE-MARKER-OTTER-73';
 /** Printed by `tidy-notes/scripts/count.sh` (with its argument): only a run returns it. */
 export const SCRIPT_MARKER = 'SCRIPT-MARKER-HERON-29';
 
+/** Printed by `weather-report/scripts/fetch.sh`, which nothing pre-approves: it must never run. */
+export const UNAPPROVED_MARKER = 'UNAPPROVED-MARKER-LYNX-58';
+
 /** The skills' names, as the catalog lists them. */
 export const SKILL_NAMES = ['tidy-notes', 'weather-report'] as const;
 
 /**
  * Writes the skills under `root/skills` and returns that folder: `tidy-notes` (a body, a
- * reference, a script its `allowed-tools` pre-approves) and `weather-report`.
+ * reference, a script its `allowed-tools` pre-approves) and `weather-report` (a script nothing
+ * pre-approves).
  */
 export function writeSkills(root: string): string {
   const skills = join(root, 'skills');
@@ -45,6 +49,7 @@ export function writeSkills(root: string): string {
       'name: weather-report\ndescription: Writes a short weather report for a city. Use when asked about the weather.',
       '# Weather report\n\nSay sunny.\n',
     ),
+    'weather-report/scripts/fetch.sh': `echo "${UNAPPROVED_MARKER}"\n`,
   });
   return skills;
 }
