@@ -577,8 +577,8 @@ export const CODES = {
   ),
   RESOURCE_LIMIT: code(
     'runtime',
-    'The script was stopped at a resource limit (details.limit names it: write, for the total bytes it may write to /tmp, /work, its home and a writable workspace).',
-    'Make the script write less, or raise the limit (--max-write SIZE, limits.maxWriteBytes).',
+    'The script was stopped at a resource limit (details.limit names it: write, for the total bytes it may write to /tmp, /work, its home and a writable workspace; memory, for the memory each process may use).',
+    'Make the script write or allocate less, or raise the limit (--max-write SIZE, limits.maxWriteBytes; --memory SIZE, limits.maxMemoryBytes).',
   ),
   SCRIPT_TIMEOUT: code(
     'runtime',

@@ -122,6 +122,11 @@ export interface ScriptLimits {
   /** Wall-clock limit; on expiry every process of the run is killed. */
   readonly timeoutMs: number;
   readonly maxProcesses: number;
+  /**
+   * Memory each process may really use (its data segment: heap and private mappings, not the
+   * address space it only reserves). Past it allocations fail and the run reports
+   * `resourceLimit: 'memory'`.
+   */
   readonly maxMemoryBytes: number;
   /** Largest file the script may write. */
   readonly maxFileBytes: number;
@@ -225,9 +230,10 @@ export interface ScriptRunResult {
   readonly notStaged?: NotStagedFiles;
   /**
    * The resource limit that stopped the run, besides the timeout and the output cap: `write`
-   * when the script wrote more than `maxWriteBytes` in all (it was killed, or refused the rest).
+   * when the script wrote more than `maxWriteBytes` in all (it was killed, or refused the rest);
+   * `memory` when it failed for want of memory past `maxMemoryBytes`.
    */
-  readonly resourceLimit?: 'write';
+  readonly resourceLimit?: 'write' | 'memory';
   /** Bytes the script wrote, as the write budget counts them (when the runner counts them). */
   readonly writtenBytes?: number;
 }

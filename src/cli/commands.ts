@@ -247,6 +247,8 @@ Options:
                           read-only, or absent (repeatable; relative to DIR)
   --max-write SIZE        Most bytes the script may write in all: /tmp, /work,
                           its home and the workspace (default 512M; K, M, G)
+  --memory SIZE           Memory each process of the script may use (default
+                          2G; K, M, G); past it the run fails: memory limit
   --allow-unsandboxed     Run without a sandbox if none is available (logged)
 
 ${RUNTIME_OPTIONS_HELP}

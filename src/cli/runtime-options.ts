@@ -112,6 +112,7 @@ export function openRuntime(
     readonly allowUnsandboxed?: boolean;
     readonly timeoutMs?: number;
     readonly maxWriteBytes?: number;
+    readonly maxMemoryBytes?: number;
     readonly workspace?: ScriptWorkspace;
   } = {},
 ): OpenedRuntime {
@@ -138,6 +139,7 @@ export function openRuntime(
       limits: {
         ...(scripts.timeoutMs === undefined ? {} : { timeoutMs: scripts.timeoutMs }),
         ...(scripts.maxWriteBytes === undefined ? {} : { maxWriteBytes: scripts.maxWriteBytes }),
+        ...(scripts.maxMemoryBytes === undefined ? {} : { maxMemoryBytes: scripts.maxMemoryBytes }),
       },
       ...(scripts.allowUnsandboxed === true ? { allowUnsandboxed: true } : {}),
       ...(scripts.workspace === undefined ? {} : { workspace: scripts.workspace }),

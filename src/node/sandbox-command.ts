@@ -9,7 +9,9 @@ function limitArguments(request: ScriptRunRequest): string[] {
     `--nproc=${limits.maxProcesses}`,
     `--nofile=${limits.maxOpenFiles}`,
     `--fsize=${limits.maxFileBytes}`,
-    `--as=${limits.maxMemoryBytes}`,
+    // The data segment, not the address space: Node and others reserve address space they
+    // never use, which an address-space limit would count (and kill them for).
+    `--data=${limits.maxMemoryBytes}`,
     '--core=0',
   ];
 }
@@ -28,7 +30,7 @@ export function withLimits(
     ? [
         '/bin/sh',
         '-c',
-        `ulimit -u ${limits.maxProcesses} -n ${limits.maxOpenFiles} -f ${Math.ceil(limits.maxFileBytes / 512)} -v ${Math.ceil(limits.maxMemoryBytes / 1024)}; exec "$@"`,
+        `ulimit -u ${limits.maxProcesses} -n ${limits.maxOpenFiles} -f ${Math.ceil(limits.maxFileBytes / 512)} -d ${Math.ceil(limits.maxMemoryBytes / 1024)}; exec "$@"`,
         'sh',
         ...command,
       ]

@@ -23,7 +23,7 @@ import type { ApprovalAnswer, ApprovalQuestion, ApprovalStore, ScriptRun } from 
 export const DEFAULT_SCRIPT_LIMITS: ScriptLimits = Object.freeze({
   timeoutMs: 60_000,
   maxProcesses: 64,
-  maxMemoryBytes: 1024 * 1024 * 1024,
+  maxMemoryBytes: 2 * 1024 * 1024 * 1024,
   maxFileBytes: 64 * 1024 * 1024,
   maxWriteBytes: 512 * 1024 * 1024,
   maxOpenFiles: 256,

@@ -183,7 +183,7 @@ function describeRun(result: ScriptRunResult): string {
     : result.signal !== null
       ? `killed by ${result.signal}`
       : `exit code ${result.exitCode}`;
-  return `${stream('stdout', result.stdout)}${stream('stderr', result.stderr)}[${ending}${result.outputLimited ? ', stopped at the output limit' : ''}${result.resourceLimit === 'write' ? ', stopped at the write limit (it wrote more than it may in all)' : ''}; sandbox: ${result.sandbox}${notStagedNote(result)}]`;
+  return `${stream('stdout', result.stdout)}${stream('stderr', result.stderr)}[${ending}${result.outputLimited ? ', stopped at the output limit' : ''}${result.resourceLimit === 'write' ? ', stopped at the write limit (it wrote more than it may in all)' : result.resourceLimit === 'memory' ? ', failed at the memory limit (it needed more memory than it may use)' : ''}; sandbox: ${result.sandbox}${notStagedNote(result)}]`;
 }
 
 /** Says which files of the skill the script did not get, so that a missing file is explained. */

@@ -32,6 +32,7 @@ export async function run({ argv, io, deps }: CommandContext): Promise<number> {
     workspace: { type: 'string' },
     'workspace-writable': { type: 'boolean' },
     'max-write': { type: 'string' },
+    memory: { type: 'string' },
     protect: { type: 'string', multiple: true },
   });
   if (args.positionals.length !== 2)
@@ -50,6 +51,12 @@ export async function run({ argv, io, deps }: CommandContext): Promise<number> {
     if (maxWriteBytes === undefined)
       throw new UsageError('--max-write needs a size: bytes, or a number with K, M or G (512M)');
   }
+  let maxMemoryBytes: number | undefined;
+  if (args.options.memory !== undefined) {
+    maxMemoryBytes = parseSize(String(args.options.memory));
+    if (maxMemoryBytes === undefined)
+      throw new UsageError('--memory needs a size: bytes, or a number with K, M or G (4G)');
+  }
   const protect = (args.options.protect as readonly string[] | undefined) ?? [];
   if (protect.length > 0 && args.options['workspace-writable'] !== true)
     throw new UsageError('--protect needs --workspace DIR --workspace-writable');
@@ -66,6 +73,7 @@ export async function run({ argv, io, deps }: CommandContext): Promise<number> {
     opened = openRuntime(args, deps, io, {
       ...(timeoutMs === undefined ? {} : { timeoutMs }),
       ...(maxWriteBytes === undefined ? {} : { maxWriteBytes }),
+      ...(maxMemoryBytes === undefined ? {} : { maxMemoryBytes }),
       allowUnsandboxed: args.options['allow-unsandboxed'] === true,
       ...(workspace === undefined ? {} : { workspace }),
     });
@@ -92,11 +100,13 @@ export async function run({ argv, io, deps }: CommandContext): Promise<number> {
         `${(result.durationMs / 1000).toFixed(2)} s`,
         result.resourceLimit === 'write'
           ? `stopped: write limit (${formatSize(maxWriteBytes ?? DEFAULT_SCRIPT_LIMITS.maxWriteBytes)} in all)`
-          : result.outputLimited
-            ? 'stopped: output limit'
-            : truncated > 0
-              ? `${truncated} output bytes not shown`
-              : 'output complete',
+          : result.resourceLimit === 'memory'
+            ? `failed: memory limit (${formatSize(maxMemoryBytes ?? DEFAULT_SCRIPT_LIMITS.maxMemoryBytes)}; --memory to raise it)`
+            : result.outputLimited
+              ? 'stopped: output limit'
+              : truncated > 0
+                ? `${truncated} output bytes not shown`
+                : 'output complete',
         result.sandbox === 'bubblewrap' ? 'sandbox bubblewrap' : 'NO SANDBOX (allowed explicitly)',
         `approved by ${outcome.approvedBy}`,
       ];
