@@ -461,6 +461,11 @@ export const CODES = {
     'The workspace cannot be granted writable as it is: a protected path in it is a symbolic link or has other hard links, a protected path leaves it, it is (or holds) the home folder, or it lies inside a protected folder.',
     'Replace the link with what it points to, grant a project folder, or grant the workspace read-only.',
   ),
+  WORKSPACE_NOT_WRITABLE: code(
+    'runtime',
+    "The sandbox cannot write where the run needs to: a writable workspace its user cannot write, or the run folder that keeps a read-only workspace's outputs cannot be made.",
+    'Make the folder writable by its owner (scripts run as the workspace owner), grant it read-only, or keep outputs elsewhere (--out DIR).',
+  ),
   SANDBOX_UNAVAILABLE: code(
     'runtime',
     'No OS sandbox is available to run the script (bubblewrap missing or not permitted).',

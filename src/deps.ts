@@ -152,6 +152,38 @@ export interface ScriptWorkspace {
    * absolute inside it), besides the built-in ones (`.git`, agent and editor folders, `.envrc`).
    */
   readonly protect?: readonly string[];
+  /**
+   * Files that commonly hold secrets stay hidden in the workspace (`.env`, `.env.*`, `*.pem`,
+   * `*.key`, `id_*` keys, `.npmrc`, `.pypirc`, `.netrc`, `.git-credentials`, `.git/config`):
+   * these paths (relative to it, or absolute inside it) are shown all the same.
+   */
+  readonly expose?: readonly string[];
+  /**
+   * Where what a script writes in a read-only workspace's working directory is kept: the runner
+   * makes a run folder in it for each run (the CLI's default: `.skillhost/runs` of the
+   * project). Without it, the working directory of a read-only workspace cannot be written.
+   */
+  readonly outputs?: string;
+}
+
+/** A file a script wrote under its working directory, and where it now is on the host. */
+export interface WrittenFile {
+  /** Its path relative to the working directory, as the script named it. */
+  readonly path: string;
+  readonly bytes: number;
+  /** Where it is now: in place in a writable workspace, else in the run folder. */
+  readonly location: string;
+}
+
+/** What a run wrote under its working directory (the workspace's). */
+export interface WrittenFiles {
+  /** How many regular files; `files` names the first of them. */
+  readonly count: number;
+  readonly files: readonly WrittenFile[];
+  /** The run folder that keeps them (a read-only workspace), if one was made and kept. */
+  readonly folder?: string;
+  /** Links and special files the script made there, removed after the run. */
+  readonly removed?: readonly string[];
 }
 
 export interface ScriptRunRequest {
@@ -236,6 +268,13 @@ export interface ScriptRunResult {
   readonly resourceLimit?: 'write' | 'memory';
   /** Bytes the script wrote, as the write budget counts them (when the runner counts them). */
   readonly writtenBytes?: number;
+  /** Files written under the working directory, kept and listed (when a workspace was granted). */
+  readonly written?: WrittenFiles;
+  /**
+   * What a failure in the error output may be owed to the sandbox, and how to grant it: a hidden
+   * secret file, a host path outside what the sandbox shows, a read-only workspace.
+   */
+  readonly hints?: readonly string[];
 }
 
 /** Runs skill scripts in isolation (the node entry's runner uses bubblewrap). */

@@ -57,8 +57,31 @@ export interface BubblewrapPlan {
   /** The descriptor bubblewrap reads a byte from before it starts the script (the write watch). */
   readonly blockFd: number | undefined;
   /** The workspace's real path, and the mounts that hold its protected paths when writable. */
-  readonly workspace: { readonly path: string; readonly protection: readonly string[] } | undefined;
+  readonly workspace:
+    | {
+        readonly path: string;
+        readonly protection: readonly string[];
+        /**
+         * A read-only workspace whose new files are kept: the run folder (on the host) is the
+         * working directory at the workspace's path, its links leading to the workspace, which
+         * is shown read-only at VIEW_PATH.
+         */
+        readonly outputFolder?: string;
+      }
+    | undefined;
+  /** The skill directory's real path on the host: the staged copy is shown there too. */
+  readonly skillPath?: string;
+  /**
+   * Paths covered by an unreadable placeholder (secret files of the workspace, as the script
+   * reaches them; root-only system files when the script runs as root mapped into the sandbox).
+   */
+  readonly hidden?: readonly { readonly path: string; readonly kind: 'file' | 'directory' }[];
+  /** The placeholders, made by the runner. */
+  readonly placeholders?: { readonly file: string; readonly directory: string };
 }
+
+/** Where a read-only workspace with a run folder is shown, for the run folder's links. */
+export const VIEW_PATH = '/run/workspace';
 
 /**
  * bubblewrap's arguments: every namespace unshared, no capabilities, a read-only root with the
@@ -87,10 +110,28 @@ export function bubblewrapArguments(plan: BubblewrapPlan): string[] {
   args.push('--ro-bind', plan.skillCopy, '/skill');
   let directory = '/work';
   if (request.workspace !== undefined && plan.workspace !== undefined) {
-    const { path } = plan.workspace;
-    args.push(request.workspace.writable ? '--bind' : '--ro-bind', path, path);
-    args.push(...plan.workspace.protection);
+    const { path, outputFolder } = plan.workspace;
+    if (outputFolder !== undefined) {
+      args.push('--ro-bind', path, VIEW_PATH, '--bind', outputFolder, path);
+    } else {
+      args.push(request.workspace.writable ? '--bind' : '--ro-bind', path, path);
+      args.push(...plan.workspace.protection);
+    }
     directory = path;
+  }
+  // The skill where the model was told it is, read-only (unless it holds the workspace).
+  if (
+    plan.skillPath !== undefined &&
+    !(plan.workspace !== undefined && isUnder(plan.workspace.path, plan.skillPath))
+  )
+    args.push('--ro-bind', plan.skillCopy, plan.skillPath);
+  for (const { path, kind } of plan.hidden ?? []) {
+    if (plan.placeholders === undefined) break;
+    args.push(
+      '--ro-bind',
+      kind === 'directory' ? plan.placeholders.directory : plan.placeholders.file,
+      path,
+    );
   }
   // Last of the mounts: the root's own tmpfs (where /home and mount points live) is read-only.
   args.push('--remount-ro', '/');

@@ -1,6 +1,8 @@
 import {
+  accessSync,
   chmodSync,
   closeSync,
+  constants,
   mkdirSync,
   mkdtempSync,
   openSync,
@@ -10,11 +12,11 @@ import {
   writeFileSync,
 } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { DEFAULT_SCRIPT_LIMITS } from '../core.js';
-import type { ScriptRunner, ScriptRunRequest, ScriptRunResult } from '../deps.js';
+import type { ScriptRunner, ScriptRunRequest, ScriptRunResult, WrittenFiles } from '../deps.js';
 import { SkillhostError } from '../errors.js';
-import { bubblewrapArguments, WRITABLE_MOUNTS, withLimits } from './sandbox-command.js';
+import { bubblewrapArguments, VIEW_PATH, WRITABLE_MOUNTS, withLimits } from './sandbox-command.js';
 import { execute, type ProcessPlan } from './sandbox-process.js';
 import { stageSkill } from './sandbox-staging.js';
 import {
@@ -23,8 +25,22 @@ import {
   interpreterPath,
   isUnder,
   lstatOrUndefined,
+  SYSTEM_FOLDERS,
   SYSTEM_PATH,
 } from './sandbox-system.js';
+import {
+  changedFiles,
+  collectOutputs,
+  makeOutputFolder,
+  makePlaceholders,
+  newRunId,
+  normaliseExposed,
+  type OutputFolder,
+  pathHints,
+  rootOnlySystemEntries,
+  scanWorkspace,
+  type WorkspaceScan,
+} from './sandbox-view.js';
 import { protectWorkspace } from './sandbox-workspace.js';
 import { canWatchWrites, seccompProgram } from './sandbox-writes.js';
 
@@ -72,21 +88,43 @@ function reachable(path: string, uid: number, gid: number, write: boolean): bool
 
 /**
  * Whom a script runs as when skillhost runs as root: the owner of a granted workspace when that
- * is an ordinary user, else `nobody`. Either way never root, so root-only files stay unreadable.
- * A workspace that user cannot reach is refused up front rather than failing inside the script.
+ * is an ordinary user; `nobody` when there is none, or when `nobody` can use a root-owned one;
+ * else (a root-owned workspace `nobody` cannot use) root mapped into the sandbox's user
+ * namespace without any capability, with the system's root-only files hidden (`mappedRoot`).
+ * A workspace the chosen user cannot use is refused up front rather than failing inside.
  */
-function runAs(workspace: ScriptRunRequest['workspace']): { uid: number; gid: number } {
-  if (workspace === undefined) return { uid: NOBODY, gid: NOBODY };
+function runAs(workspace: ScriptRunRequest['workspace']): {
+  readonly user: { uid: number; gid: number } | undefined;
+  readonly mappedRoot: boolean;
+} {
+  const nobody = { uid: NOBODY, gid: NOBODY };
+  if (workspace === undefined) return { user: nobody, mappedRoot: false };
   const status = statSync(workspace.path);
-  const user =
-    status.uid === 0 ? { uid: NOBODY, gid: NOBODY } : { uid: status.uid, gid: status.gid };
+  if (status.uid === 0) {
+    if (reachable(workspace.path, NOBODY, NOBODY, workspace.writable))
+      return { user: nobody, mappedRoot: false };
+    return { user: undefined, mappedRoot: true };
+  }
+  const user = { uid: status.uid, gid: status.gid };
   if (!reachable(workspace.path, user.uid, user.gid, workspace.writable)) {
     throw new SkillhostError(
-      'SANDBOX_UNAVAILABLE',
-      `Scripts run as uid ${user.uid} (never as root), which cannot ${workspace.writable ? 'write to' : 'read'} the workspace ${workspace.path}; make it accessible to that user, or run skillhost as an ordinary user`,
+      workspace.writable ? 'WORKSPACE_NOT_WRITABLE' : 'SANDBOX_UNAVAILABLE',
+      `Scripts run as the workspace's owner, uid ${user.uid}, which cannot ${workspace.writable ? 'write to' : 'read'} the workspace ${workspace.path}; make it accessible to that user${workspace.writable ? ', or grant it read-only' : ''}`,
     );
   }
-  return user;
+  return { user, mappedRoot: false };
+}
+
+/** A writable workspace the script's user (this process's, not root) cannot write: refused. */
+function checkWritable(path: string): void {
+  try {
+    accessSync(path, constants.W_OK);
+  } catch {
+    throw new SkillhostError(
+      'WORKSPACE_NOT_WRITABLE',
+      `The workspace ${path} is granted writable, but this user cannot write to it; make it writable, or grant it read-only`,
+    );
+  }
 }
 
 /**
@@ -179,14 +217,18 @@ async function runScript(
       : undefined;
   let root: string | undefined;
   let seccomp: number | undefined;
+  let outputFolder: OutputFolder | undefined;
   try {
     root = mkdtempSync(join(options.tempDir ?? tmpdir(), 'skillhost-run-'));
     const skillCopy = join(root, 'skill');
     const asRoot = process.getuid?.() === 0;
-    const user =
+    const chosen =
       asRoot && options.dropRoot !== false && status.available
         ? runAs(request.workspace)
-        : undefined;
+        : { user: undefined, mappedRoot: false };
+    const user = chosen.user;
+    if (!asRoot && writable && request.workspace !== undefined)
+      checkWritable(request.workspace.path);
     const notStaged = stageSkill({
       source: request.skillDirectory,
       target: skillCopy,
@@ -207,9 +249,38 @@ async function runScript(
       ...request.env,
     };
     let plan: ProcessPlan;
+    let scan: WorkspaceScan | undefined;
+    let workspacePath: string | undefined;
+    let skillPath: string | undefined;
     if (status.available) {
-      const workspacePath =
+      workspacePath =
         request.workspace === undefined ? undefined : realpathSync(request.workspace.path);
+      skillPath = realpathSync(request.skillDirectory);
+      const hidden: { path: string; kind: 'file' | 'directory' }[] = [];
+      if (request.workspace !== undefined && workspacePath !== undefined) {
+        scan = scanWorkspace(workspacePath, {
+          expose: normaliseExposed(request.workspace.expose ?? [], workspacePath),
+          snapshot: writable,
+        });
+        if (!writable && request.workspace.outputs !== undefined) {
+          outputFolder = makeOutputFolder(
+            resolve(request.workspace.outputs),
+            newRunId(new Date()),
+            workspacePath,
+            VIEW_PATH,
+            user,
+          );
+        }
+        const shownAt = outputFolder === undefined ? workspacePath : VIEW_PATH;
+        for (const secret of scan.secrets) {
+          const full = join(workspacePath, secret.path);
+          // The skill's own files are the staged copy's, not the workspace's.
+          if (isUnder(full, skillPath)) continue;
+          hidden.push({ path: `${shownAt}/${secret.path}`, kind: secret.kind });
+        }
+      }
+      if (chosen.mappedRoot) hidden.push(...rootOnlySystemEntries());
+      const placeholders = hidden.length > 0 ? makePlaceholders(root) : undefined;
       const program = seccompProgram();
       if (program !== undefined) {
         const path = join(root, 'seccomp.bpf');
@@ -230,7 +301,14 @@ async function runScript(
           workspace:
             workspacePath === undefined
               ? undefined
-              : { path: workspacePath, protection: protectedWorkspace?.arguments ?? [] },
+              : {
+                  path: workspacePath,
+                  protection: protectedWorkspace?.arguments ?? [],
+                  ...(outputFolder === undefined ? {} : { outputFolder: outputFolder.path }),
+                },
+          skillPath,
+          hidden,
+          ...(placeholders === undefined ? {} : { placeholders }),
         }),
         environment,
         cwd: undefined,
@@ -242,7 +320,7 @@ async function runScript(
           mounts: WRITABLE_MOUNTS.filter(
             (mount) => workspacePath === undefined || !isUnder(mount, workspacePath),
           ),
-          countDiskWrites: writable,
+          countDiskWrites: writable || outputFolder !== undefined,
           gated: true,
         },
       };
@@ -270,8 +348,54 @@ async function runScript(
       };
     }
     const result = await execute(plan, request);
-    return notStaged.count === 0 ? result : { ...result, notStaged };
+    let written: WrittenFiles | undefined;
+    if (outputFolder !== undefined) {
+      const folder = outputFolder.path;
+      const kept = collectOutputs(outputFolder);
+      outputFolder = undefined;
+      written = {
+        count: kept.count,
+        files: kept.files,
+        ...(kept.count > 0 ? { folder } : {}),
+        ...(kept.removed.length > 0 ? { removed: kept.removed } : {}),
+      };
+    } else if (writable && scan !== undefined && workspacePath !== undefined) {
+      const after = scanWorkspace(workspacePath, { expose: [], snapshot: true });
+      written = changedFiles(workspacePath, scan.files, after.files);
+    }
+    const errors = `${result.stderr.head}\n${result.stderr.tail}`;
+    const hints =
+      result.exitCode === 0 && result.signal === null
+        ? []
+        : pathHints(
+            errors,
+            {
+              workspace: workspacePath,
+              writable,
+              hidden: (scan?.secrets ?? []).map((secret) => secret.path),
+              visible: [
+                ...(skillPath === undefined ? [] : [skillPath]),
+                '/skill',
+                ...SYSTEM_FOLDERS.map((name) => `/${name}`),
+              ],
+              keepsOutputs: written !== undefined && !writable,
+            },
+            (path) => lstatOrUndefined(path) !== undefined,
+          );
+    return {
+      ...result,
+      ...(notStaged.count === 0 ? {} : { notStaged }),
+      ...(written === undefined ? {} : { written }),
+      ...(hints.length === 0 ? {} : { hints }),
+    };
   } finally {
+    if (outputFolder !== undefined) {
+      try {
+        collectOutputs(outputFolder);
+      } catch {
+        // what could not be tidied stays in the run folder
+      }
+    }
     if (seccomp !== undefined) closeSync(seccomp);
     if (root !== undefined) rmSync(root, { recursive: true, force: true });
     protectedWorkspace?.cleanup();
