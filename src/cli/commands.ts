@@ -217,12 +217,20 @@ Exit codes:
 
 Activate the skill NAME and run SCRIPT (a path under its scripts/ folder) with
 ARGS, in an OS sandbox (bubblewrap): no network, the system folders read-only,
-no home folders, the skill staged read-only at /skill (the exact bytes that were
-checked and hashed; files with doubtful links, owner or permissions are left
-out of an untrusted skill, and named), writes only to a fresh /work, /tmp and
-home, an environment built from scratch, a PID namespace, limits on processes,
-memory, file size, open files and all bytes written, a wall-clock timeout that
-kills every process, capped output.
+no home folders, the skill staged read-only at /skill and at its own path (the
+exact bytes that were checked and hashed; files with doubtful links, owner or
+permissions are left out of an untrusted skill, and named), an environment
+built from scratch, a PID namespace, limits on processes, memory, file size,
+open files and all bytes written, a wall-clock timeout that kills every
+process, capped output.
+
+The working directory is the project folder (the current one, or --project),
+read-only and at its own path, so files given as arguments work as given;
+.env, .env.*, *.pem, *.key, id_* keys, .npmrc, .pypirc, .netrc,
+.git-credentials and .git/config stay hidden (--expose to show one). Files the
+script writes there are kept in .skillhost/runs/RUN-ID/ of the project (--out
+DIR), or in place with --workspace-writable, and listed after the run. A
+project folder that is / or holds your home folder is no workspace by default.
 
 The interpreter comes from the file's #! line or extension: sh, bash, python3
 or node; arguments are passed as argv, never through a shell. The policy
@@ -237,7 +245,11 @@ says which. Every step goes to the audit log.
 Options:
   --yes                   Approve this one run (recorded in the audit log)
   --timeout SECONDS       Wall-clock limit (default 60)
-  --workspace DIR         Let the script see DIR as its working directory
+  --workspace DIR         The working directory instead of the project folder
+  --no-workspace          No workspace: an empty working directory (/work)
+  --expose PATH           Show a hidden secret file of the workspace (repeatable)
+  --out DIR               Keep what the script writes in DIR/RUN-ID instead of
+                          .skillhost/runs/RUN-ID of the project
   --workspace-writable    ... and write to it, except its protected paths: .git,
                           .husky, .pre-commit-config.yaml, git's hooks folder,
                           .agents, .skillhost, .claude, .cursor, .gemini,

@@ -93,6 +93,23 @@ function terminalConfirm(
   };
 }
 
+/** Where the run folders of a read-only workspace's outputs are made, under the project. */
+export function runsFolder(projectDir: string, deps: CliDeps): string {
+  return deps.resolvePath(projectDir, '.skillhost/runs');
+}
+
+/**
+ * The workspace scripts get unless told otherwise: the project folder, read-only, what they
+ * write kept in its `.skillhost/runs`. None when the project folder is the root or holds the
+ * home folder (a script would see every file of the user).
+ */
+export function defaultWorkspace(projectDir: string, deps: CliDeps): ScriptWorkspace | undefined {
+  const project = deps.fs.realPath(projectDir) ?? projectDir;
+  const home = deps.fs.realPath(deps.homeDir) ?? deps.homeDir;
+  if (project === '/' || home === project || home.startsWith(`${project}/`)) return undefined;
+  return { path: project, writable: false, outputs: runsFolder(project, deps) };
+}
+
 export interface OpenedRuntime {
   readonly runtime: SkillRuntime;
   /** Ends the audit session and closes the log; never throws (the log's failure was reported). */
@@ -113,10 +130,15 @@ export function openRuntime(
     readonly timeoutMs?: number;
     readonly maxWriteBytes?: number;
     readonly maxMemoryBytes?: number;
-    readonly workspace?: ScriptWorkspace;
+    /** The workspace; by default the project folder (see `defaultWorkspace`), null for none. */
+    readonly workspace?: ScriptWorkspace | null;
   } = {},
 ): OpenedRuntime {
   const settings = sourceSettings(args, deps);
+  const workspace =
+    scripts.workspace === undefined
+      ? defaultWorkspace(settings.projectDir, deps)
+      : (scripts.workspace ?? undefined);
   const sink = deps.auditSink(auditLogPath(args, deps));
   const confirm = terminalConfirm(io);
   const runtime = createSkillRuntime({
@@ -142,7 +164,7 @@ export function openRuntime(
         ...(scripts.maxMemoryBytes === undefined ? {} : { maxMemoryBytes: scripts.maxMemoryBytes }),
       },
       ...(scripts.allowUnsandboxed === true ? { allowUnsandboxed: true } : {}),
-      ...(scripts.workspace === undefined ? {} : { workspace: scripts.workspace }),
+      ...(workspace === undefined ? {} : { workspace }),
     },
   });
   return {

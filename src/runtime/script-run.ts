@@ -180,6 +180,14 @@ export async function runSkillScript(
       ...(result.sandbox === 'none'
         ? { warning: 'ran without an OS sandbox, as explicitly allowed' }
         : {}),
+      ...(result.written === undefined || result.written.count === 0
+        ? {}
+        : {
+            written: {
+              count: result.written.count,
+              files: result.written.files.slice(0, 50).map((file) => file.location),
+            },
+          }),
       ...(result.notStaged === undefined
         ? {}
         : {

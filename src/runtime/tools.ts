@@ -127,7 +127,7 @@ const DESCRIPTIONS: Readonly<Record<RuntimeToolName, string>> = {
   read_skill_resource:
     "Read one file of a skill (a reference, an asset, a script's source), by its path relative to the skill folder, e.g. references/guide.md.",
   run_skill_script:
-    "Run a script from an active skill's scripts/ folder in a sandbox (no network, no access to the user's files, a fresh working folder). Arguments are passed as a list, never through a shell. The run may need the user's approval.",
+    "Run a script from an active skill's scripts/ folder in a sandbox without network. Its working directory is the user's workspace when the host grants one (usually the project folder, read-only, files that commonly hold secrets hidden), else an empty folder: name the user's files relative to it or by their full path. The skill's files are at the skill folder's full path (as activate_skill shows it) and at $SKILL_DIR. Files the script writes in its working directory are kept and listed in the result. Arguments are passed as a list, never through a shell. The run may need the user's approval.",
   search_skills:
     'Search the available skills by what a task needs, including skills the catalog could not list. Returns names, descriptions and relevance scores.',
 };
@@ -183,7 +183,16 @@ function describeRun(result: ScriptRunResult): string {
     : result.signal !== null
       ? `killed by ${result.signal}`
       : `exit code ${result.exitCode}`;
-  return `${stream('stdout', result.stdout)}${stream('stderr', result.stderr)}[${ending}${result.outputLimited ? ', stopped at the output limit' : ''}${result.resourceLimit === 'write' ? ', stopped at the write limit (it wrote more than it may in all)' : result.resourceLimit === 'memory' ? ', failed at the memory limit (it needed more memory than it may use)' : ''}; sandbox: ${result.sandbox}${notStagedNote(result)}]`;
+  const written = result.written;
+  const files =
+    written === undefined || written.count === 0
+      ? ''
+      : `<written count="${written.count}">\n${written.files.map((file) => `${cleanText(file.path).text} (${file.bytes} bytes) -> ${cleanText(file.location).text}`).join('\n')}${written.count > written.files.length ? `\n… and ${written.count - written.files.length} more` : ''}\n</written>\n`;
+  const hints =
+    result.hints === undefined || result.hints.length === 0
+      ? ''
+      : `<hints>\n${result.hints.map((hint) => cleanText(hint).text).join('\n')}\n</hints>\n`;
+  return `${stream('stdout', result.stdout)}${stream('stderr', result.stderr)}${files}${hints}[${ending}${result.outputLimited ? ', stopped at the output limit' : ''}${result.resourceLimit === 'write' ? ', stopped at the write limit (it wrote more than it may in all)' : result.resourceLimit === 'memory' ? ', failed at the memory limit (it needed more memory than it may use)' : ''}; sandbox: ${result.sandbox}${notStagedNote(result)}]`;
 }
 
 /** Says which files of the skill the script did not get, so that a missing file is explained. */
@@ -271,6 +280,8 @@ async function execute(
           ...(result.notStaged === undefined ? {} : { notStaged: result.notStaged }),
           ...(result.resourceLimit === undefined ? {} : { limit: result.resourceLimit }),
           ...(result.writtenBytes === undefined ? {} : { writtenBytes: result.writtenBytes }),
+          ...(result.written === undefined ? {} : { written: result.written }),
+          ...(result.hints === undefined ? {} : { hints: result.hints }),
         },
       };
     }
