@@ -76,6 +76,13 @@ export interface BubblewrapPlan {
    * reaches them; root-only system files when the script runs as root mapped into the sandbox).
    */
   readonly hidden?: readonly { readonly path: string; readonly kind: 'file' | 'directory' }[];
+  /**
+   * The user's toolchain: host folders bound read-only at their own path, and the interpreter
+   * then run as named (a virtual environment's `bin/python` must be run by that name).
+   */
+  readonly toolchain?: { readonly binds: readonly string[]; readonly asNamed: boolean };
+  /** The skill's own node_modules (a trusted skill's), bound read-only into its copy. */
+  readonly nodeModules?: string;
   /** The placeholders, made by the runner. */
   readonly placeholders?: { readonly file: string; readonly directory: string };
 }
@@ -104,9 +111,16 @@ export function bubblewrapArguments(plan: BubblewrapPlan): string[] {
   // /dev's own tmpfs would take files without limit: only its devices and /dev/shm stay usable.
   args.push('--remount-ro', '/dev');
   const realInterpreter = realpathSync(plan.interpreter);
-  if (!SYSTEM_FOLDERS.some((name) => isUnder(realInterpreter, `/${name}`))) {
+  const toolchainBinds = plan.toolchain?.binds ?? [];
+  if (
+    !SYSTEM_FOLDERS.some((name) => isUnder(realInterpreter, `/${name}`)) &&
+    !toolchainBinds.some((folder) => isUnder(realInterpreter, folder)) &&
+    !(plan.workspace !== undefined && isUnder(realInterpreter, plan.workspace.path))
+  ) {
     args.push('--ro-bind', realInterpreter, realInterpreter);
   }
+  for (const folder of toolchainBinds) args.push('--ro-bind', folder, folder);
+  const program = plan.toolchain?.asNamed === true ? plan.interpreter : realInterpreter;
   args.push('--ro-bind', plan.skillCopy, '/skill');
   let directory = '/work';
   if (request.workspace !== undefined && plan.workspace !== undefined) {
@@ -120,11 +134,15 @@ export function bubblewrapArguments(plan: BubblewrapPlan): string[] {
     directory = path;
   }
   // The skill where the model was told it is, read-only (unless it holds the workspace).
-  if (
+  const skillShown =
     plan.skillPath !== undefined &&
-    !(plan.workspace !== undefined && isUnder(plan.workspace.path, plan.skillPath))
-  )
-    args.push('--ro-bind', plan.skillCopy, plan.skillPath);
+    !(plan.workspace !== undefined && isUnder(plan.workspace.path, plan.skillPath));
+  if (skillShown) args.push('--ro-bind', plan.skillCopy, plan.skillPath as string);
+  if (plan.nodeModules !== undefined) {
+    args.push('--ro-bind', plan.nodeModules, '/skill/node_modules');
+    if (skillShown)
+      args.push('--ro-bind', plan.nodeModules, `${plan.skillPath as string}/node_modules`);
+  }
   for (const { path, kind } of plan.hidden ?? []) {
     if (plan.placeholders === undefined) break;
     args.push(
@@ -142,7 +160,7 @@ export function bubblewrapArguments(plan: BubblewrapPlan): string[] {
   args.push(
     '--',
     ...withLimits(
-      [realInterpreter, `/skill/${request.scriptPath}`, ...request.args],
+      [program, `/skill/${request.scriptPath}`, ...request.args],
       request,
       plan.prlimit,
     ),

@@ -28,6 +28,7 @@ import {
   SYSTEM_FOLDERS,
   SYSTEM_PATH,
 } from './sandbox-system.js';
+import { resolveToolchain, type Toolchain } from './sandbox-toolchains.js';
 import {
   changedFiles,
   collectOutputs,
@@ -61,6 +62,13 @@ export interface SandboxOptions {
    * unsandboxed runs are allowed). Default: `bwrap` from the system folders.
    */
   readonly bubblewrap?: string | false;
+  /**
+   * Where the user's toolchains are looked for (see sandbox-toolchains.ts): the PATH searched
+   * for `python3` and `node`, and the variables that point at environments (`VIRTUAL_ENV`,
+   * `PYENV_ROOT`, `PYENV_VERSION`, `ASDF_DATA_DIR`). Default: this process's environment; `false`
+   * for the system's interpreters only.
+   */
+  readonly toolchains?: { readonly env: Readonly<Record<string, string | undefined>> } | false;
 }
 
 interface SandboxStatus {
@@ -174,6 +182,57 @@ export function createSandboxRunner(options: SandboxOptions = {}): ScriptRunner 
   };
 }
 
+/** The user's toolchain for a run, unless the runner was told to use the system's only. */
+function findToolchain(
+  request: ScriptRunRequest,
+  options: SandboxOptions,
+  workspace: string | undefined,
+): Toolchain | undefined {
+  if (options.toolchains === false) return undefined;
+  const env = options.toolchains?.env ?? process.env;
+  return resolveToolchain(request.interpreter, {
+    searchPath: env.PATH ?? SYSTEM_PATH,
+    env,
+    homeDir: options.homeDir ?? env.HOME,
+    workspace,
+  });
+}
+
+/**
+ * The toolchain as the script's user can use it: folders it cannot reach are left out, and an
+ * interpreter it cannot reach gives way to the system's (with nothing of the toolchain).
+ */
+function reachableToolchain(
+  toolchain: Toolchain,
+  user: { uid: number; gid: number },
+  interpreter: ScriptRunRequest['interpreter'],
+): Toolchain | undefined {
+  const can = (path: string) => {
+    try {
+      return reachable(path, user.uid, user.gid, false);
+    } catch {
+      return false;
+    }
+  };
+  let real: string;
+  try {
+    real = realpathSync(toolchain.interpreter);
+  } catch {
+    real = toolchain.interpreter;
+  }
+  if (
+    toolchain.origin !== 'system' &&
+    (!can(dirname(toolchain.interpreter)) || !can(dirname(real)))
+  ) {
+    const system = interpreterPath(interpreter);
+    return system === undefined
+      ? undefined
+      : { interpreter: system, origin: 'system', binds: [], env: {}, pathPrefix: [] };
+  }
+  const binds = toolchain.binds.filter(can);
+  return { ...toolchain, binds };
+}
+
 /** The request with a write budget even when a caller left it out (a budget always applies). */
 function withWriteBudget(request: ScriptRunRequest): ScriptRunRequest {
   const given = request.limits.maxWriteBytes;
@@ -196,7 +255,10 @@ async function runScript(
       `Cannot run scripts in a sandbox: ${status.reason}`,
     );
   }
-  const interpreter = interpreterPath(request.interpreter);
+  const workspaceReal =
+    request.workspace === undefined ? undefined : realpathSync(request.workspace.path);
+  const toolchain = status.available ? findToolchain(request, options, workspaceReal) : undefined;
+  const interpreter = toolchain?.interpreter ?? interpreterPath(request.interpreter);
   if (interpreter === undefined) {
     throw new SkillhostError(
       'SCRIPT_INTERPRETER_UNKNOWN',
@@ -240,21 +302,48 @@ async function runScript(
     // bubblewrap, started as the script's user, must be able to reach the staged skill.
     if (user !== undefined) chmodSync(root, 0o711);
     const prlimit = findExecutable('prlimit');
+    // The toolchain's folders, where the script's user can reach them (else the system's).
+    const usable =
+      toolchain === undefined || user === undefined
+        ? toolchain
+        : reachableToolchain(toolchain, user, request.interpreter);
+    const projectModules =
+      workspaceReal === undefined ? undefined : join(workspaceReal, 'node_modules');
+    const nodePath =
+      request.interpreter === 'node' &&
+      projectModules !== undefined &&
+      lstatOrUndefined(projectModules)?.isDirectory() === true
+        ? { NODE_PATH: projectModules }
+        : {};
     const environment: Record<string, string> = {
-      PATH: SYSTEM_PATH,
+      PATH: [...(usable?.pathPrefix ?? []), SYSTEM_PATH].join(':'),
       HOME: '/home/sandbox',
       TMPDIR: '/tmp',
       LANG: 'C.UTF-8',
       SKILL_DIR: '/skill',
+      ...usable?.env,
+      ...nodePath,
       ...request.env,
     };
+    const skillModules = join(request.skillDirectory, 'node_modules');
+    const nodeModules =
+      request.trusted === true &&
+      request.interpreter === 'node' &&
+      lstatOrUndefined(skillModules)?.isDirectory() === true &&
+      (user === undefined || reachable(skillModules, user.uid, user.gid, false))
+        ? realpathSync(skillModules)
+        : undefined;
+    // Its mount point in the read-only copy.
+    if (nodeModules !== undefined) {
+      chmodSync(skillCopy, statSync(skillCopy).mode | 0o200);
+      mkdirSync(join(skillCopy, 'node_modules'), { recursive: true });
+    }
     let plan: ProcessPlan;
     let scan: WorkspaceScan | undefined;
     let workspacePath: string | undefined;
     let skillPath: string | undefined;
     if (status.available) {
-      workspacePath =
-        request.workspace === undefined ? undefined : realpathSync(request.workspace.path);
+      workspacePath = workspaceReal;
       skillPath = realpathSync(request.skillDirectory);
       const hidden: { path: string; kind: 'file' | 'directory' }[] = [];
       if (request.workspace !== undefined && workspacePath !== undefined) {
@@ -291,7 +380,11 @@ async function runScript(
         command: status.program as string,
         argv: bubblewrapArguments({
           request,
-          interpreter,
+          interpreter: usable?.interpreter ?? interpreterPath(request.interpreter) ?? interpreter,
+          ...(usable === undefined
+            ? {}
+            : { toolchain: { binds: usable.binds, asNamed: usable.origin === 'venv' } }),
+          ...(nodeModules === undefined ? {} : { nodeModules }),
           skillCopy,
           environment,
           prlimit,

@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { chmodSync, chownSync, existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -207,5 +208,70 @@ describe.runIf(isRoot)('as root', () => {
     await expect(runTool(w, 'scripts/write.sh')).rejects.toMatchObject({
       code: 'WORKSPACE_NOT_WRITABLE',
     });
+  });
+});
+
+describe("the user's toolchains", () => {
+  const importer = {
+    'scripts/use.py': [
+      '#!/usr/bin/env python3',
+      'import sys',
+      'import importlib',
+      'for name in sys.argv[1:]:',
+      '    module = importlib.import_module(name)',
+      '    print(name, module.VALUE)',
+      'print("prefix", sys.prefix)',
+    ].join('\n'),
+  };
+
+  it("imports a package from the project's .venv with its python", async () => {
+    const folder = project();
+    execFileSync('/usr/bin/python3', ['-m', 'venv', '--without-pip', join(folder, '.venv')]);
+    const version = execFileSync(join(folder, '.venv/bin/python'), [
+      '-c',
+      'import sys; print(f"{sys.version_info[0]}.{sys.version_info[1]}")',
+    ])
+      .toString()
+      .trim();
+    writeTree(folder, {
+      [`.venv/lib/python${version}/site-packages/venvpkg/__init__.py`]: 'VALUE = "from the venv"\n',
+    });
+    const w = sandboxed({ files: importer, workspace: { path: folder, writable: false } });
+    const run = await runTool(w, 'scripts/use.py', ['venvpkg']);
+    expect(run.result.stderr.head).toBe('');
+    expect(run.result.stdout.head).toBe(`venvpkg from the venv\nprefix ${join(folder, '.venv')}\n`);
+  });
+
+  it("imports a package from the user's site-packages", async () => {
+    const home = tempDir('skillhost-user-');
+    const versions = new Set(
+      ['/usr/bin/python3', 'python3'].map((python) =>
+        execFileSync(python, [
+          '-c',
+          'import sys; print(f"{sys.version_info[0]}.{sys.version_info[1]}")',
+        ])
+          .toString()
+          .trim(),
+      ),
+    );
+    for (const version of versions)
+      writeTree(home, {
+        [`.local/lib/python${version}/site-packages/userpkg/__init__.py`]:
+          'VALUE = "from the user"\n',
+        '.ssh/id_rsa': 'USER-SECRET\n',
+      });
+    const w = sandboxed({
+      files: {
+        ...importer,
+        'scripts/ssh.py': `#!/usr/bin/env python3\nimport os\nprint(sorted(os.listdir(${JSON.stringify(home)})))\ntry:\n    print(open(${JSON.stringify(`${home}/.ssh/id_rsa`)}).read())\nexcept OSError as error:\n    print(error.strerror)\n`,
+      },
+      workspace: { path: project(), writable: false },
+      sandbox: { homeDir: home },
+    });
+    const run = await runTool(w, 'scripts/use.py', ['userpkg']);
+    expect(run.result.stdout.head).toContain('userpkg from the user');
+    // Only the site-packages folders are bound, not the rest of the home.
+    const ssh = await runTool(w, 'scripts/ssh.py');
+    expect(ssh.result.stdout.head).toBe("['.local']\nNo such file or directory\n");
   });
 });
