@@ -129,6 +129,7 @@ describe('skillhost tools', () => {
     expect(tools[0].inputSchema.properties.name.enum).toEqual([
       'code-analysis',
       'csv-summary',
+      'figures-report',
       'release-notes',
     ]);
     const limited = await runCli([
