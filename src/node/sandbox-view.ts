@@ -379,6 +379,15 @@ export function pathHints(
 ): string[] {
   const hints = new Set<string>();
   for (const line of stderr.split('\n').slice(0, 400)) {
+    const module =
+      /No module named '([^']+)'/.exec(line)?.[1] ??
+      /Cannot find (?:module|package) '([^']+)'/.exec(line)?.[1];
+    if (module !== undefined && !module.startsWith('.') && !module.startsWith('/')) {
+      hints.add(
+        `the module ${module} is not installed where the sandbox looks: a script sees the project's .venv (or VIRTUAL_ENV), ~/.local/lib/pythonX.Y, the python and node on your PATH, and node_modules of the skill or the project; install it there (python3 -m venv .venv && .venv/bin/pip install ..., or npm install in the project)`,
+      );
+      continue;
+    }
     const denied = DENIED.test(line);
     const missing = NOT_FOUND.test(line);
     const readOnly = READ_ONLY.test(line);

@@ -65,6 +65,26 @@ describe('hints for a failed run', () => {
   });
 });
 
+describe('a missing module', () => {
+  it('gets a hint that says where the sandbox looks for packages', () => {
+    const facts: ViewFacts = {
+      workspace: '/p',
+      writable: false,
+      hidden: [],
+      visible: [],
+      keepsOutputs: false,
+    };
+    for (const line of [
+      "ModuleNotFoundError: No module named 'pandas'",
+      "Error: Cannot find module 'lodash'",
+      "Error [ERR_MODULE_NOT_FOUND]: Cannot find package 'chalk' imported from /skill/scripts/x.mjs",
+    ])
+      expect(pathHints(line, facts, () => false)[0]).toMatch(
+        /^the module \S+ is not installed where the sandbox looks: .*\.venv/,
+      );
+  });
+});
+
 describe('run folder names', () => {
   it('sort by time and differ by a random tail', () => {
     const id = newRunId(new Date('2026-12-01T14:05:09.123Z'), () => 0.5);
