@@ -203,6 +203,11 @@ export interface ScriptRunRequest {
   /** Run without an OS sandbox when none is available (recorded as such). */
   readonly allowUnsandboxed?: boolean;
   /**
+   * Give the script the host's network (default: none, its own network namespace with only a
+   * loopback that leads nowhere). The runtime sets it only after the user confirmed it.
+   */
+  readonly network?: boolean;
+  /**
    * Whether the skill's source is trusted. Staging leaves out an untrusted skill's files whose
    * links, owner or permissions are in doubt; a trusted skill's keep their owner and mode.
    * Default false.

@@ -261,6 +261,8 @@ Options:
                           its home and the workspace (default 512M; K, M, G)
   --memory SIZE           Memory each process of the script may use (default
                           2G; K, M, G); past it the run fails: memory limit
+  --allow-net             Give the script the network, once you confirm it for
+                          this skill and script (or --yes; recorded)
   --allow-unsandboxed     Run without a sandbox if none is available (logged)
 
 ${RUNTIME_OPTIONS_HELP}

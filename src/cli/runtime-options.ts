@@ -73,7 +73,7 @@ function describeQuestion(question: ApprovalQuestion): string {
     question.args.length === 0
       ? ''
       : ` ${question.args.map((argument) => JSON.stringify(argument)).join(' ')}`;
-  return `Run ${printable(question.script)}${printable(args)} (${question.interpreter}) of ${printable(question.skill)}, ${question.trusted ? 'trusted' : 'UNTRUSTED'}, ${hash}, in the sandbox?`;
+  return `Run ${printable(question.script)}${printable(args)} (${question.interpreter}) of ${printable(question.skill)}, ${question.trusted ? 'trusted' : 'UNTRUSTED'}, ${hash}, in the sandbox${question.network === true ? ', WITH THE NETWORK' : ''}?`;
 }
 
 /** Asks at the terminal: yes, no, or always for this exact content. */
@@ -130,6 +130,8 @@ export function openRuntime(
     readonly timeoutMs?: number;
     readonly maxWriteBytes?: number;
     readonly maxMemoryBytes?: number;
+    /** Give runs the network, once the user confirms it per skill and script. */
+    readonly allowNetwork?: boolean;
     /** The workspace; by default the project folder (see `defaultWorkspace`), null for none. */
     readonly workspace?: ScriptWorkspace | null;
   } = {},
@@ -164,6 +166,7 @@ export function openRuntime(
         ...(scripts.maxMemoryBytes === undefined ? {} : { maxMemoryBytes: scripts.maxMemoryBytes }),
       },
       ...(scripts.allowUnsandboxed === true ? { allowUnsandboxed: true } : {}),
+      ...(scripts.allowNetwork === true ? { allowNetwork: true } : {}),
       ...(workspace === undefined ? {} : { workspace }),
     },
   });

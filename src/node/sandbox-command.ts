@@ -100,6 +100,8 @@ export function bubblewrapArguments(plan: BubblewrapPlan): string[] {
   const { request } = plan;
   const size = String(tmpfsBytes(request.limits.maxWriteBytes));
   const args = ['--unshare-all', '--die-with-parent', '--new-session', '--cap-drop', 'ALL'];
+  // The host's network, when the user allowed it for this run (every other namespace stays apart).
+  if (request.network === true) args.splice(1, 0, '--share-net');
   for (const name of SYSTEM_FOLDERS) {
     const host = `/${name}`;
     const entry = lstatOrUndefined(host);

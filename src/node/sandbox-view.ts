@@ -365,7 +365,13 @@ export interface ViewFacts {
   readonly visible: readonly string[];
   /** Whether the working directory keeps new files (a run folder). */
   readonly keepsOutputs: boolean;
+  /** Whether the run had the network. */
+  readonly network?: boolean;
 }
+
+/** What a failed network call prints: name lookup, unreachable or refused connections. */
+const NETWORK_FAILED =
+  /Temporary failure in name resolution|Name or service not known|getaddrinfo|EAI_AGAIN|ENOTFOUND|Network is unreachable|ENETUNREACH|Connection refused|ECONNREFUSED|Could not resolve host|Failed to establish a new connection|fetch failed/;
 
 /**
  * Hints for a run's error output: a hidden secret file it was denied (how to expose it), a
@@ -379,6 +385,12 @@ export function pathHints(
 ): string[] {
   const hints = new Set<string>();
   for (const line of stderr.split('\n').slice(0, 400)) {
+    if (facts.network !== true && NETWORK_FAILED.test(line)) {
+      hints.add(
+        'the network is off in the sandbox; if this script needs it, run it with --allow-net (you will be asked to confirm it for this skill and script)',
+      );
+      continue;
+    }
     const module =
       /No module named '([^']+)'/.exec(line)?.[1] ??
       /Cannot find (?:module|package) '([^']+)'/.exec(line)?.[1];

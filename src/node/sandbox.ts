@@ -472,6 +472,7 @@ async function runScript(
                 ...SYSTEM_FOLDERS.map((name) => `/${name}`),
               ],
               keepsOutputs: written !== undefined && !writable,
+              network: request.network === true,
             },
             (path) => lstatOrUndefined(path) !== undefined,
           );

@@ -39,6 +39,11 @@ export interface ScriptSettings {
   readonly allowUnsandboxed?: boolean;
   /** A folder scripts see as their working directory (read-only unless writable). */
   readonly workspace?: ScriptWorkspace;
+  /**
+   * Give runs the network (default false). Each skill's script needs the user's confirmation
+   * for it (a stored "always" for its exact content, a `yes`, or the one-run flag), recorded.
+   */
+  readonly allowNetwork?: boolean;
 }
 
 /** What running a script needs of the runtime that owns it. */
@@ -134,8 +139,12 @@ export async function runSkillScript(
       where,
     );
   }
+  const network = scripts.allowNetwork === true;
   if (decision.effect === 'ask') {
-    approvedBy = await confirmRun(host, entry, contentHash, call, decision, approveOnce);
+    approvedBy = await confirmRun(host, entry, contentHash, call, decision, approveOnce, network);
+  } else if (network) {
+    // Allowed to run, but not yet with the network: that is the user's to confirm.
+    await confirmNetwork(host, entry, contentHash, call, approveOnce);
   }
   let result: ScriptRunResult;
   try {
@@ -148,6 +157,7 @@ export async function runSkillScript(
       limits: { ...DEFAULT_SCRIPT_LIMITS, ...scripts.limits },
       ...(scripts.workspace === undefined ? {} : { workspace: scripts.workspace }),
       ...(scripts.allowUnsandboxed === true ? { allowUnsandboxed: true } : {}),
+      ...(network ? { network: true } : {}),
       trusted: entry.source.trust === 'trusted',
     });
   } catch (error) {
@@ -177,6 +187,7 @@ export async function runSkillScript(
       },
     ],
     details: {
+      ...(network ? { network: 'allowed' } : {}),
       ...(result.sandbox === 'none'
         ? { warning: 'ran without an OS sandbox, as explicitly allowed' }
         : {}),
@@ -201,6 +212,45 @@ export async function runSkillScript(
   return { skill: entry.address, script: path, contentHash, decision, approvedBy, result };
 }
 
+/** The key of a stored "always" for a script's run with the network. */
+function networkKey(entry: RegistryEntry, contentHash: string, script: string): string {
+  return approvalKey({
+    source: entry.source.id,
+    skill: entry.address,
+    contentHash,
+    subject: `network:${script}`,
+  });
+}
+
+/**
+ * The network for a run the policy allows: a stored "always" for this exact content, the
+ * one-run flag, or the user's answer; else refused.
+ */
+async function confirmNetwork(
+  host: ScriptHost,
+  entry: RegistryEntry,
+  contentHash: string,
+  call: ScriptCall,
+  approveOnce: boolean,
+): Promise<void> {
+  const key = networkKey(entry, contentHash, call.script);
+  if (host.approvals?.has(key) === true) return;
+  await confirmRun(
+    host,
+    entry,
+    contentHash,
+    call,
+    {
+      decision: 'ask',
+      effect: 'ask',
+      rule: 'host-default',
+      reason: 'the run would have the network (--allow-net)',
+    } as PolicyDecision,
+    approveOnce,
+    true,
+  );
+}
+
 /** Asks for a run the policy wants confirmed: a flag's approval, the user, or a refusal. */
 async function confirmRun(
   host: ScriptHost,
@@ -209,15 +259,20 @@ async function confirmRun(
   call: ScriptCall,
   decision: PolicyDecision,
   approveOnce: boolean,
+  network = false,
 ): Promise<'once' | 'always'> {
+  const withNetwork = network ? ', with the network' : '';
   if (approveOnce) {
-    host.record(approvalRecord(entry, contentHash, call, 'once', 'flag'));
+    host.record({
+      ...approvalRecord(entry, contentHash, call, 'once', 'flag'),
+      ...(network ? { details: { scope: 'once', by: 'flag', network: 'allowed' } } : {}),
+    });
     return 'once';
   }
   if (host.confirm === undefined) {
     throw new SkillhostError(
       'PERMISSION_REQUIRED',
-      `Running ${call.script} of ${entry.address} needs confirmation: ${decision.reason}`,
+      `Running ${call.script} of ${entry.address}${withNetwork} needs confirmation: ${decision.reason}. Nobody can be asked here: approve this one run with --yes, or approve this exact script ahead with skillhost approve ${entry.name} ${call.script}`,
     );
   }
   const answer = await host.confirm({
@@ -230,6 +285,7 @@ async function confirmRun(
     interpreter: call.interpreter,
     args: call.args,
     reason: decision.reason,
+    ...(network ? { network: true } : {}),
   });
   if (answer === 'no') {
     host.record(userRefusalRecord(entry, contentHash, call));
@@ -247,6 +303,13 @@ async function confirmRun(
     });
     host.record(approvalRecord(entry, contentHash, call, 'always', 'user'));
     host.approvals?.add(key, { skill: entry.address, script: call.script, contentHash });
+    if (network)
+      host.approvals?.add(networkKey(entry, contentHash, call.script), {
+        skill: entry.address,
+        script: call.script,
+        contentHash,
+        kind: 'network',
+      });
     return 'always';
   }
   host.record(approvalRecord(entry, contentHash, call, 'once', 'user'));

@@ -28,6 +28,8 @@ export interface ScriptApprovalQuestion {
   readonly interpreter: string;
   readonly args: readonly string[];
   readonly reason: string;
+  /** True when the run would have the network (`allowNetwork`): "always" then covers that too. */
+  readonly network?: boolean;
 }
 
 /**

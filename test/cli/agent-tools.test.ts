@@ -140,7 +140,7 @@ describe('skillhost tools', () => {
       '--tools',
       'activate_skill',
     ]);
-    expect(limited.stdout).toMatch(/^activate_skill\(name: string one of 3 names\)\n/);
+    expect(limited.stdout).toMatch(/^activate_skill\(name: string one of 4 names\)\n/);
     const empty = await runCli(['tools', '--json', '--no-default-sources', '--skills', tempDir()]);
     expect(JSON.parse(empty.stdout)).toEqual([]);
   });

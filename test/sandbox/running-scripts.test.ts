@@ -1,5 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import { chmodSync, chownSync, existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { ScriptWorkspace } from '../../src/deps.js';
@@ -273,5 +275,59 @@ describe("the user's toolchains", () => {
     // Only the site-packages folders are bound, not the rest of the home.
     const ssh = await runTool(w, 'scripts/ssh.py');
     expect(ssh.result.stdout.head).toBe("['.local']\nNo such file or directory\n");
+  });
+});
+
+describe('the network', () => {
+  it('is off by default with a hint, and on with allowNetwork once the user confirms it for that script', async () => {
+    let hits = 0;
+    const server = createServer((_request, response) => {
+      hits += 1;
+      response.end('hello from the host');
+    });
+    await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
+    const { port } = server.address() as AddressInfo;
+    const files = {
+      'scripts/fetch.py': [
+        '#!/usr/bin/env python3',
+        'import sys, urllib.request',
+        `print(urllib.request.urlopen("http://127.0.0.1:${port}/", timeout=5).read().decode())`,
+      ].join('\n'),
+    };
+    try {
+      const off = sandboxed({ files });
+      const refused = await runTool(off, 'scripts/fetch.py');
+      expect(refused.result.exitCode).not.toBe(0);
+      expect(refused.result.hints?.join('\n')).toContain('--allow-net');
+      expect(hits).toBe(0);
+
+      // Pre-approved by nothing: the user is asked, once for the run and its network.
+      const on = sandboxed({ files, allowNetwork: true, answers: ['yes'] });
+      on.runtime.activate('tool', { triggeredBy: 'user' });
+      const run = await on.runtime.runScript('tool', 'scripts/fetch.py', []);
+      expect(run.result.stdout.head).toBe('hello from the host\n');
+      expect(hits).toBe(1);
+      expect(on.questions).toHaveLength(1);
+      expect(on.questions[0]).toMatchObject({ kind: 'script', network: true });
+      const record = on.records().find((entry) => entry.event === 'script-run');
+      expect(record?.details).toMatchObject({ network: 'allowed' });
+
+      // A run the skill's allowed-tools pre-approves still needs the user for the network.
+      const granted = sandboxed({
+        files,
+        allowNetwork: true,
+        allowedTools: 'Bash(python3 scripts/fetch.py:*)',
+      });
+      granted.runtime.activate('tool', { triggeredBy: 'user' });
+      await expect(granted.runtime.runScript('tool', 'scripts/fetch.py', [])).rejects.toMatchObject(
+        {
+          code: 'PERMISSION_REQUIRED',
+          message: expect.stringContaining('--yes'),
+        },
+      );
+      expect(hits).toBe(1);
+    } finally {
+      server.close();
+    }
   });
 });

@@ -37,6 +37,7 @@ export async function run({ argv, io, deps }: CommandContext): Promise<number> {
     'no-workspace': { type: 'boolean' },
     expose: { type: 'string', multiple: true },
     out: { type: 'string' },
+    'allow-net': { type: 'boolean' },
   });
   if (args.positionals.length !== 2)
     throw new UsageError('run needs a NAME and a SCRIPT (then -- and its arguments)');
@@ -111,6 +112,7 @@ export async function run({ argv, io, deps }: CommandContext): Promise<number> {
       ...(maxWriteBytes === undefined ? {} : { maxWriteBytes }),
       ...(maxMemoryBytes === undefined ? {} : { maxMemoryBytes }),
       allowUnsandboxed: args.options['allow-unsandboxed'] === true,
+      allowNetwork: args.options['allow-net'] === true,
       workspace,
     });
     const { runtime } = opened;
@@ -143,7 +145,9 @@ export async function run({ argv, io, deps }: CommandContext): Promise<number> {
               : truncated > 0
                 ? `${truncated} output bytes not shown`
                 : 'output complete',
-        result.sandbox === 'bubblewrap' ? 'sandbox bubblewrap' : 'NO SANDBOX (allowed explicitly)',
+        result.sandbox === 'bubblewrap'
+          ? `sandbox bubblewrap${args.options['allow-net'] === true ? ' with the network' : ''}`
+          : 'NO SANDBOX (allowed explicitly)',
         `approved by ${outcome.approvedBy}`,
       ];
       if (result.notStaged !== undefined && result.notStaged.count > 0) {
