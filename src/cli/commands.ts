@@ -467,6 +467,53 @@ Exit codes:
     load: async () => import('./commands/mcp.js'),
   },
   {
+    name: 'approve',
+    summary: 'Approve a skill script ahead, for its exact content, without running it',
+    help: `Usage: skillhost approve [options] NAME SCRIPT [--allow-net]
+
+Check SCRIPT of the skill NAME as a run would (under scripts/, a regular UTF-8
+file, an allowed interpreter) and store an approval for its exact content, as
+answering "always" at the prompt does: it then runs without asking, until its
+content changes. With --allow-net, its runs with the network are approved too.
+Stored in $SKILLHOST_HOME/config.json and recorded in the audit log;
+skillhost approvals list and revoke manage what is stored.
+
+Options:
+  --allow-net   Approve its runs with the network (skillhost run --allow-net)
+
+${RUNTIME_OPTIONS_HELP}
+  -h, --help    Show this help
+
+Exit codes:
+  0  approved
+  1  no such skill, or it cannot be used
+  2  usage error
+  3  refused: the script checks, or the audit log cannot be written`,
+    load: async () => import('./commands/approve.js'),
+  },
+  {
+    name: 'approvals',
+    summary: 'List or revoke the stored approvals',
+    help: `Usage: skillhost approvals list [--json]
+       skillhost approvals revoke NAME [SCRIPT]
+
+The approvals stored in $SKILLHOST_HOME/config.json: "always" answers and
+skillhost approve, each bound to a source, a skill, a script (or the skill's
+activation) and the SHA-256 of its content.
+
+  list     One line each: the skill, the script (or activation), the hash
+  revoke   Remove the approvals of the skill NAME (or only of its SCRIPT)
+
+Options:
+  --json       With list, print JSON
+  -h, --help   Show this help
+
+Exit codes:
+  0  done
+  2  usage error`,
+    load: async () => import('./commands/approvals.js'),
+  },
+  {
     name: 'trust',
 
     summary: 'Trust a project folder, so that its project skills load',

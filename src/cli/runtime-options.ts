@@ -53,7 +53,7 @@ export function approvalStore(deps: CliDeps): ApprovalStore {
       const approvals = (config.approvals ?? []).filter((approval) => approval.key !== key);
       approvals.push({
         key,
-        ...(note.kind === 'activation' ? { kind: 'activation' as const } : {}),
+        ...(note.kind === 'activation' || note.kind === 'network' ? { kind: note.kind } : {}),
         skill: note.skill ?? '',
         script: note.script ?? '',
         contentHash: note.contentHash ?? '',
@@ -83,10 +83,19 @@ function terminalConfirm(
   const input = io.stdin;
   if (input === undefined || input.isTTY !== true) return undefined;
   return async (question) => {
-    io.stderr.write(
-      `${describeQuestion(question)}\n  ${printable(question.reason)}\n[y]es once / [n]o / [a]lways for this exact content: `,
-    );
-    const answer = (await input.readLine())?.trim().toLowerCase();
+    const text = question.kind === 'script' ? question.text : undefined;
+    const choices = `[y]es once / [n]o / [a]lways for this exact content${text === undefined ? '' : ' / [v]iew the script'}: `;
+    io.stderr.write(`${describeQuestion(question)}\n  ${printable(question.reason)}\n${choices}`);
+    let answer = (await input.readLine())?.trim().toLowerCase();
+    while (text !== undefined && (answer === 'v' || answer === 'view')) {
+      const lines = text.split('\n');
+      const shown = lines
+        .slice(0, 400)
+        .map((line, index) => `${String(index + 1).padStart(4)}  ${printable(line)}`);
+      if (lines.length > 400) shown.push(`   … ${lines.length - 400} more lines`);
+      io.stderr.write(`${shown.join('\n')}\n${choices}`);
+      answer = (await input.readLine())?.trim().toLowerCase();
+    }
     if (answer === 'y' || answer === 'yes') return 'yes';
     if (answer === 'a' || answer === 'always') return 'always';
     return 'no';

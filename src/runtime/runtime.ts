@@ -44,7 +44,7 @@ import {
   readRecord,
   sessionStartRecord,
 } from './records.js';
-import { runSkillScript, type ScriptSettings } from './script-run.js';
+import { approveSkillScript, runSkillScript, type ScriptSettings } from './script-run.js';
 import {
   callRuntimeTool,
   runtimeTools,
@@ -379,6 +379,29 @@ export class Runtime implements SkillRuntime {
       script,
       args,
       options.approveOnce === true,
+    );
+  }
+
+  approveScript(
+    name: string,
+    script: string,
+    options: { readonly network?: boolean } = {},
+  ): { readonly skill: string; readonly script: string; readonly contentHash: string } {
+    return approveSkillScript(
+      {
+        fs: this.#parts.fs,
+        hash: this.#parts.hash,
+        scripts: this.#parts.scripts,
+        approvals: this.#parts.approvals,
+        confirm: this.#parts.confirm,
+        usable: (skill) => this.#usable(skill),
+        isActive: (address) => this.#session.isActive(address),
+        decide: (request) => this.#decide(request),
+        record: (input) => this.#record(input),
+      },
+      name,
+      script,
+      options.network === true,
     );
   }
 

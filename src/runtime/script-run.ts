@@ -141,10 +141,19 @@ export async function runSkillScript(
   }
   const network = scripts.allowNetwork === true;
   if (decision.effect === 'ask') {
-    approvedBy = await confirmRun(host, entry, contentHash, call, decision, approveOnce, network);
+    approvedBy = await confirmRun(
+      host,
+      entry,
+      contentHash,
+      call,
+      decision,
+      approveOnce,
+      network,
+      bytes,
+    );
   } else if (network) {
     // Allowed to run, but not yet with the network: that is the user's to confirm.
-    await confirmNetwork(host, entry, contentHash, call, approveOnce);
+    await confirmNetwork(host, entry, contentHash, call, approveOnce, bytes);
   }
   let result: ScriptRunResult;
   try {
@@ -232,6 +241,7 @@ async function confirmNetwork(
   contentHash: string,
   call: ScriptCall,
   approveOnce: boolean,
+  bytes: Uint8Array,
 ): Promise<void> {
   const key = networkKey(entry, contentHash, call.script);
   if (host.approvals?.has(key) === true) return;
@@ -248,6 +258,7 @@ async function confirmNetwork(
     } as PolicyDecision,
     approveOnce,
     true,
+    bytes,
   );
 }
 
@@ -260,6 +271,7 @@ async function confirmRun(
   decision: PolicyDecision,
   approveOnce: boolean,
   network = false,
+  bytes?: Uint8Array,
 ): Promise<'once' | 'always'> {
   const withNetwork = network ? ', with the network' : '';
   if (approveOnce) {
@@ -285,6 +297,7 @@ async function confirmRun(
     interpreter: call.interpreter,
     args: call.args,
     reason: decision.reason,
+    ...(bytes === undefined ? {} : { text: new TextDecoder().decode(bytes) }),
     ...(network ? { network: true } : {}),
   });
   if (answer === 'no') {
@@ -314,4 +327,43 @@ async function confirmRun(
   }
   host.record(approvalRecord(entry, contentHash, call, 'once', 'user'));
   return 'once';
+}
+
+/**
+ * Approves a script ahead of any run ("always", for its exact content), as `skillhost approve`
+ * does: the same checks as a run, the same key as an "always" answer, one audit record. With
+ * `network`, its runs with the network are approved too.
+ */
+export function approveSkillScript(
+  host: ScriptHost,
+  name: string,
+  script: string,
+  network: boolean,
+): { readonly skill: string; readonly script: string; readonly contentHash: string } {
+  const entry = host.usable(name);
+  const { path, contentHash, interpreter } = loadScript(host.fs, host.hash, entry, script, []);
+  if (host.approvals === undefined)
+    throw new SkillhostError(
+      'PERMISSION_REQUIRED',
+      'This runtime keeps no approvals, so none can be given ahead',
+    );
+  const call: ScriptCall = { script: path, args: [], interpreter };
+  host.record(approvalRecord(entry, contentHash, call, 'always', 'user'));
+  host.approvals.add(
+    approvalKey({
+      source: entry.source.id,
+      skill: entry.address,
+      contentHash,
+      subject: `script:${path}`,
+    }),
+    { skill: entry.address, script: path, contentHash },
+  );
+  if (network)
+    host.approvals.add(networkKey(entry, contentHash, path), {
+      skill: entry.address,
+      script: path,
+      contentHash,
+      kind: 'network',
+    });
+  return { skill: entry.address, script: path, contentHash };
 }

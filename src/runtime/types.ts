@@ -28,6 +28,8 @@ export interface ScriptApprovalQuestion {
   readonly interpreter: string;
   readonly args: readonly string[];
   readonly reason: string;
+  /** The script's text (the exact bytes that would run), for a host that shows it on request. */
+  readonly text?: string;
   /** True when the run would have the network (`allowNetwork`): "always" then covers that too. */
   readonly network?: boolean;
 }
@@ -148,6 +150,15 @@ export interface SkillRuntime {
     args?: readonly string[],
     options?: { readonly approveOnce?: boolean },
   ): Promise<ScriptRun>;
+  /**
+   * Approves a script ahead of any run, for its exact content (as an "always" answer would);
+   * with `network`, its runs with the network too. Needs `deps.approvals`.
+   */
+  approveScript(
+    name: string,
+    script: string,
+    options?: { readonly network?: boolean },
+  ): { readonly skill: string; readonly script: string; readonly contentHash: string };
   /** Decides a call of one of the host's tools while skills are active, and records it. */
   authorize(request: ToolRequest): PolicyDecision;
   /** Records a refusal that an adapter decided before reaching the runtime. */
