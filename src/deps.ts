@@ -282,9 +282,31 @@ export interface ScriptRunResult {
   readonly hints?: readonly string[];
 }
 
+/** What a script would see, as the runner's own plan for a request says (nothing is run). */
+export interface SandboxExplanation {
+  readonly sandbox: 'bubblewrap' | 'none';
+  /** The interpreter, as the sandbox runs it. */
+  readonly interpreter: string;
+  readonly workingDirectory: string;
+  /** Every mount, in order: `ro` (read-only bind), `rw` (writable bind), `tmpfs`, `hidden` (an unreadable placeholder), or another kind bubblewrap makes (`proc`, `dev`, `symlink`). */
+  readonly mounts: readonly {
+    readonly kind: string;
+    readonly path: string;
+    readonly source?: string;
+  }[];
+  readonly environment: Readonly<Record<string, string>>;
+  /** The kernel's per-process limits, as prlimit takes them (e.g. `--data=2147483648`). */
+  readonly limits: readonly string[];
+  readonly network: boolean;
+  /** The full command line (bubblewrap's arguments). */
+  readonly command: readonly string[];
+}
+
 /** Runs skill scripts in isolation (the node entry's runner uses bubblewrap). */
 export interface ScriptRunner {
   run(request: ScriptRunRequest): Promise<ScriptRunResult>;
+  /** What a request would see, from the same plan `run` follows, without running it (optional). */
+  explain?(request: ScriptRunRequest): Promise<SandboxExplanation>;
   /** Whether an OS sandbox is available, and if not why. */
   sandbox(): { readonly available: boolean; readonly reason: string };
 }

@@ -492,6 +492,32 @@ Exit codes:
     load: async () => import('./commands/approve.js'),
   },
   {
+    name: 'sandbox',
+    summary: 'Explain what a skill script would see in the sandbox, without running it',
+    help: `Usage: skillhost sandbox explain [options] NAME SCRIPT
+
+Print what SCRIPT of the skill NAME would see if skillhost run ran it now, read
+from the runner's own plan (nothing runs, nobody is asked): the interpreter,
+the working directory, every mount in order (ro, rw, tmpfs, hidden: a secret
+file covered by an unreadable placeholder), the environment, and the limits.
+
+Options:
+  --workspace DIR, --no-workspace, --workspace-writable, --expose PATH,
+  --out DIR, --memory SIZE, --allow-net
+                As for skillhost run
+  --json        Print JSON
+
+${RUNTIME_OPTIONS_HELP}
+  -h, --help    Show this help
+
+Exit codes:
+  0  explained
+  1  no such skill, or it cannot be used
+  2  usage error
+  3  refused: the script checks, the workspace, or no sandbox`,
+    load: async () => import('./commands/sandbox.js'),
+  },
+  {
     name: 'approvals',
     summary: 'List or revoke the stored approvals',
     help: `Usage: skillhost approvals list [--json]

@@ -14,7 +14,13 @@ import {
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { DEFAULT_SCRIPT_LIMITS } from '../core.js';
-import type { ScriptRunner, ScriptRunRequest, ScriptRunResult, WrittenFiles } from '../deps.js';
+import type {
+  SandboxExplanation,
+  ScriptRunner,
+  ScriptRunRequest,
+  ScriptRunResult,
+  WrittenFiles,
+} from '../deps.js';
 import { SkillhostError } from '../errors.js';
 import { bubblewrapArguments, VIEW_PATH, WRITABLE_MOUNTS, withLimits } from './sandbox-command.js';
 import { execute, type ProcessPlan } from './sandbox-process.js';
@@ -178,7 +184,70 @@ export function createSandboxRunner(options: SandboxOptions = {}): ScriptRunner 
   };
   return {
     sandbox,
-    run: (request) => runScript(request, options, sandbox()),
+    run: (request) => runScript(request, options, sandbox()) as Promise<ScriptRunResult>,
+    explain: (request) =>
+      runScript(request, options, sandbox(), true) as Promise<SandboxExplanation>,
+  };
+}
+
+/** Reads a process plan back as what the script would see. */
+function describePlan(plan: ProcessPlan, request: ScriptRunRequest): SandboxExplanation {
+  const argv = plan.argv;
+  const mounts: { kind: string; path: string; source?: string }[] = [];
+  const environment: Record<string, string> = {};
+  let workingDirectory = plan.cwd ?? '';
+  let limits: string[] = [];
+  let interpreter = plan.command;
+  for (let index = 0; index < argv.length; index += 1) {
+    const word = argv[index] as string;
+    const next = argv[index + 1] as string;
+    const after = argv[index + 2] as string;
+    if (word === '--') {
+      const rest = argv.slice(index + 1);
+      const split = rest.indexOf('--');
+      limits =
+        split === -1
+          ? plan.sandbox === 'none'
+            ? argv.slice(0, index).filter((item) => item.startsWith('--'))
+            : []
+          : rest.slice(1, split).filter((item) => item.startsWith('--'));
+      interpreter = (split === -1 ? rest[0] : rest[split + 1]) ?? interpreter;
+      break;
+    }
+    if (word === '--ro-bind' || word === '--bind') {
+      const hidden = next.endsWith('/hidden-file') || next.endsWith('/hidden-directory');
+      mounts.push(
+        hidden
+          ? { kind: 'hidden', path: after }
+          : { kind: word === '--bind' ? 'rw' : 'ro', path: after, source: next },
+      );
+      index += 2;
+    } else if (word === '--tmpfs' || word === '--proc' || word === '--dev') {
+      mounts.push({ kind: word.slice(2), path: next });
+      index += 1;
+    } else if (word === '--symlink') {
+      mounts.push({ kind: 'symlink', path: after, source: next });
+      index += 2;
+    } else if (word === '--setenv') {
+      environment[next] = after;
+      index += 2;
+    } else if (word === '--chdir') {
+      workingDirectory = next;
+      index += 1;
+    } else if (['--size', '--seccomp', '--block-fd', '--remount-ro', '--cap-drop'].includes(word)) {
+      index += 1;
+    }
+  }
+  if (plan.sandbox === 'none') Object.assign(environment, plan.environment);
+  return {
+    sandbox: plan.sandbox,
+    interpreter,
+    workingDirectory,
+    mounts,
+    environment,
+    limits,
+    network: request.network === true,
+    command: [plan.command, ...argv],
   };
 }
 
@@ -247,7 +316,8 @@ async function runScript(
   given: ScriptRunRequest,
   options: SandboxOptions,
   status: SandboxStatus,
-): Promise<ScriptRunResult> {
+  explainOnly = false,
+): Promise<ScriptRunResult | SandboxExplanation> {
   const request = withWriteBudget(given);
   if (!status.available && request.allowUnsandboxed !== true) {
     throw new SkillhostError(
@@ -440,6 +510,8 @@ async function runScript(
         writes: { mounts: [], countDiskWrites: canWatchWrites(), gated: false },
       };
     }
+    // The plan, read back, is the explanation: what would run is what is described.
+    if (explainOnly) return describePlan(plan, request);
     const result = await execute(plan, request);
     let written: WrittenFiles | undefined;
     if (outputFolder !== undefined) {

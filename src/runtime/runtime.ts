@@ -3,6 +3,7 @@ import type {
   CacheStore,
   ContentHasher,
   DirectoryWatcher,
+  SandboxExplanation,
   SkillFileSystem,
   WatchHandle,
 } from '../deps.js';
@@ -44,7 +45,12 @@ import {
   readRecord,
   sessionStartRecord,
 } from './records.js';
-import { approveSkillScript, runSkillScript, type ScriptSettings } from './script-run.js';
+import {
+  approveSkillScript,
+  explainSkillScript,
+  runSkillScript,
+  type ScriptSettings,
+} from './script-run.js';
 import {
   callRuntimeTool,
   runtimeTools,
@@ -380,6 +386,28 @@ export class Runtime implements SkillRuntime {
       args,
       options.approveOnce === true,
     );
+  }
+
+  explainScript(
+    name: string,
+    script: string,
+    args: readonly string[] = [],
+  ): Promise<SandboxExplanation> {
+    return explainSkillScript(this.#scriptHost(), name, script, args);
+  }
+
+  #scriptHost() {
+    return {
+      fs: this.#parts.fs,
+      hash: this.#parts.hash,
+      scripts: this.#parts.scripts,
+      approvals: this.#parts.approvals,
+      confirm: this.#parts.confirm,
+      usable: (skill: string) => this.#usable(skill),
+      isActive: (address: string) => this.#session.isActive(address),
+      decide: (request: ToolRequest) => this.#decide(request),
+      record: (input: AuditEventInput) => this.#record(input),
+    };
   }
 
   approveScript(

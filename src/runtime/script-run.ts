@@ -1,8 +1,10 @@
 import type { AuditEventInput } from '../audit/trail.js';
 import type {
   ContentHasher,
+  SandboxExplanation,
   ScriptLimits,
   ScriptRunner,
+  ScriptRunRequest,
   ScriptRunResult,
   ScriptWorkspace,
   SkillFileSystem,
@@ -157,18 +159,7 @@ export async function runSkillScript(
   }
   let result: ScriptRunResult;
   try {
-    result = await scripts.runner.run({
-      skillDirectory: entry.directory,
-      scriptPath: path,
-      scriptBytes: bytes,
-      interpreter,
-      args,
-      limits: { ...DEFAULT_SCRIPT_LIMITS, ...scripts.limits },
-      ...(scripts.workspace === undefined ? {} : { workspace: scripts.workspace }),
-      ...(scripts.allowUnsandboxed === true ? { allowUnsandboxed: true } : {}),
-      ...(network ? { network: true } : {}),
-      trusted: entry.source.trust === 'trusted',
-    });
+    result = await scripts.runner.run(scriptRequest(scripts, entry, loaded, args));
   } catch (error) {
     return fail(error, where);
   }
@@ -260,6 +251,48 @@ async function confirmNetwork(
     true,
     bytes,
   );
+}
+
+/** The runner's request for a checked script, under the runtime's script settings. */
+function scriptRequest(
+  scripts: ScriptSettings,
+  entry: RegistryEntry,
+  loaded: ReturnType<typeof loadScript>,
+  args: readonly string[],
+): ScriptRunRequest {
+  return {
+    skillDirectory: entry.directory,
+    scriptPath: loaded.path,
+    scriptBytes: loaded.bytes,
+    interpreter: loaded.interpreter,
+    args,
+    limits: { ...DEFAULT_SCRIPT_LIMITS, ...scripts.limits },
+    ...(scripts.workspace === undefined ? {} : { workspace: scripts.workspace }),
+    ...(scripts.allowUnsandboxed === true ? { allowUnsandboxed: true } : {}),
+    ...(scripts.allowNetwork === true ? { network: true } : {}),
+    trusted: entry.source.trust === 'trusted',
+  };
+}
+
+/**
+ * What a script of a skill would see if it ran now (the runner's own plan, nothing run, no
+ * approval asked): `skillhost sandbox explain`. Needs a runner that explains.
+ */
+export async function explainSkillScript(
+  host: ScriptHost,
+  name: string,
+  script: string,
+  args: readonly string[],
+): Promise<SandboxExplanation> {
+  const entry = host.usable(name);
+  const loaded = loadScript(host.fs, host.hash, entry, script, args);
+  const scripts = host.scripts;
+  if (scripts?.runner.explain === undefined)
+    throw new SkillhostError(
+      'SANDBOX_UNAVAILABLE',
+      'This runtime has no runner that explains its plan',
+    );
+  return scripts.runner.explain(scriptRequest(scripts, entry, loaded, args));
 }
 
 /** Asks for a run the policy wants confirmed: a flag's approval, the user, or a refusal. */

@@ -1,5 +1,10 @@
 import type { AuditTrigger } from '../audit/trail.js';
-import type { DirectoryWatcher, ScriptRunResult, WatchHandle } from '../deps.js';
+import type {
+  DirectoryWatcher,
+  SandboxExplanation,
+  ScriptRunResult,
+  WatchHandle,
+} from '../deps.js';
 import type { Diagnostic } from '../diagnostics.js';
 import type { Activation, ActivationTrigger, SkillFile } from '../disclosure/activation.js';
 import type { CatalogOptions, CatalogResult } from '../disclosure/catalog.js';
@@ -150,6 +155,15 @@ export interface SkillRuntime {
     args?: readonly string[],
     options?: { readonly approveOnce?: boolean },
   ): Promise<ScriptRun>;
+  /**
+   * What a script would see if it ran now: the runner's own plan (mounts, environment, limits),
+   * without running it or asking anyone. Needs a runner that explains (the bubblewrap one does).
+   */
+  explainScript(
+    name: string,
+    script: string,
+    args?: readonly string[],
+  ): Promise<SandboxExplanation>;
   /**
    * Approves a script ahead of any run, for its exact content (as an "always" answer would);
    * with `network`, its runs with the network too. Needs `deps.approvals`.

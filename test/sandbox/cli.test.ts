@@ -154,4 +154,44 @@ describe('skillhost run with the real sandbox', () => {
       `hint: ${join(project, 'data/rows.csv')} exists on this machine, but the sandbox does not show it`,
     );
   });
+
+  it('sandbox explain prints the plan a run would follow, from the runner, running nothing', async () => {
+    const { home, base } = setup();
+    const project = writeTree(tempDir('skillhost-project-'), {
+      'data/rows.csv': 'a\n',
+      '.env': 'SECRET=1\n',
+    });
+    const explained = await runCli(['sandbox', 'explain', ...base, 'greet', 'scripts/greet.sh'], {
+      home,
+      cwd: project,
+      runner: 'bubblewrap',
+    });
+    expect(explained.code).toBe(0);
+    const out = explained.stdout;
+    expect(out).toContain('sandbox bubblewrap · network off\n');
+    expect(out).toContain(`working directory ${project}\n`);
+    expect(out).toContain(`  ro      /run/workspace  <- ${project}`);
+    expect(out).toContain('  hidden  /run/workspace/.env\n');
+    expect(out).toContain('  ro      /usr\n');
+    expect(out).toContain('  SKILL_DIR=/skill\n');
+    expect(out).toMatch(/limits: .*--data=2147483648/);
+    // Nothing ran: the run folder it planned was removed again.
+    expect(readdirSync(join(project, '.skillhost/runs'))).toEqual([]);
+    const json = await runCli(
+      [
+        'sandbox',
+        'explain',
+        ...base,
+        '--no-workspace',
+        '--allow-net',
+        '--json',
+        'greet',
+        'scripts/greet.sh',
+      ],
+      { home, cwd: project, runner: 'bubblewrap' },
+    );
+    const plan = JSON.parse(json.stdout);
+    expect(plan).toMatchObject({ network: true, workingDirectory: '/work', sandbox: 'bubblewrap' });
+    expect(plan.command).toContain('--share-net');
+  });
 });
