@@ -1,12 +1,15 @@
 // Benchmarks for issue 4, each against a floor measured in the same run:
 //  1. a sandboxed run of a trivial script (the runner: staging, bubblewrap, limits, capture)
 //     against a bare spawn of the same interpreter on the same script;
-//  2. the same through runtime.runScript (checks, hashing, policy, audit records);
+//  2. the same through runtime.runScript (checks, hashing, policy, audit records), and through
+//     the runner with a project folder of 200 files as its read-only workspace (the CLI's
+//     default: secret files searched for and hidden, a run folder for what it writes);
 //  3. audit write throughput, events per second, to a JSON Lines file with fsync after every
 //     record and without, against raw appends of same-sized lines with the same fsync policy.
 // Usage: npm run bench:sandbox -- [--rounds 30] [--events 20000]
 import { spawn } from 'node:child_process';
 import {
+  chmodSync,
   closeSync,
   constants,
   fsyncSync,
@@ -67,6 +70,21 @@ async function main() {
   for (const [, , path, text] of scripts) writeFileSync(join(skill, path), text);
 
   const runner = createSandboxRunner();
+  const projectDir = join(scratch, 'project');
+  for (let index = 0; index < 200; index += 1) {
+    const folder = join(projectDir, `src/part-${index % 20}`);
+    mkdirSync(folder, { recursive: true });
+    writeFileSync(join(folder, `file-${index}.txt`), 'data\n');
+  }
+  writeFileSync(join(projectDir, '.env'), 'TOKEN=x\n');
+  // Readable by all, so that as root the script runs as nobody with the system's interpreters,
+  // as in the other columns (a root-only workspace runs as root mapped, with the user's).
+  chmodSync(scratch, 0o755);
+  const workspace = {
+    path: projectDir,
+    writable: false,
+    outputs: join(projectDir, '.skillhost/runs'),
+  };
   const limits = {
     timeoutMs: 30_000,
     maxProcesses: 64,
@@ -87,14 +105,15 @@ async function main() {
   runtime.activate('bench', { triggeredBy: 'user' });
 
   console.log(
-    '| script | bare spawn ms | sandboxed runner ms | ratio | runtime.runScript ms | ratio |',
+    '| script | bare spawn ms | sandboxed runner ms | ratio | runtime.runScript ms | ratio | runner + project workspace ms | ratio |',
   );
-  console.log('| --- | ---: | ---: | ---: | ---: | ---: |');
+  console.log('| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |');
   for (const [name, interpreter, path] of scripts) {
     const bytes = new TextEncoder().encode(scripts.find((entry) => entry[2] === path)[3]);
     const floor = [];
     const sandboxed = [];
     const full = [];
+    const withWorkspace = [];
     for (let round = 0; round < rounds + 2; round += 1) {
       // Interleaved, so that drift affects all three alike; the first two rounds warm up.
       const a = await bare(interpreter, join(skill, path));
@@ -111,15 +130,27 @@ async function main() {
       started = performance.now();
       await runtime.runScript('bench', path, [], { approveOnce: true });
       const c = performance.now() - started;
+      started = performance.now();
+      await runner.run({
+        skillDirectory: skill,
+        scriptPath: path,
+        scriptBytes: bytes,
+        interpreter: name,
+        args: [],
+        limits,
+        workspace,
+      });
+      const d = performance.now() - started;
       if (round >= 2) {
         floor.push(a);
         sandboxed.push(b);
         full.push(c);
+        withWorkspace.push(d);
       }
     }
     const f = median(floor);
     console.log(
-      `| ${name} | ${ms(f)} | ${ms(median(sandboxed))} | ${(median(sandboxed) / f).toFixed(2)}x | ${ms(median(full))} | ${(median(full) / f).toFixed(2)}x |`,
+      `| ${name} | ${ms(f)} | ${ms(median(sandboxed))} | ${(median(sandboxed) / f).toFixed(2)}x | ${ms(median(full))} | ${(median(full) / f).toFixed(2)}x | ${ms(median(withWorkspace))} | ${(median(withWorkspace) / f).toFixed(2)}x |`,
     );
   }
   await runtime.close();

@@ -1,10 +1,12 @@
 #!/usr/bin/env node
 // The main job, offline, on the examples: load the code-analyst agent, route a task to
 // skills, activate them, read a resource, run a script in the sandbox, and print the assembled
-// prompt with token counts and the audit trail of what happened. It uses only the public API
+// prompt with token counts and the audit trail of what happened. A second script needs a
+// package from the user's project (its .venv) and writes a report: the run says where it went. It uses only the public API
 // (`skillhost` and `skillhost/node`), as an application would.
+import { execFileSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync } from 'node:fs';
+import { copyFileSync, cpSync, mkdirSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -37,6 +39,28 @@ const indent = (text, lines = 12) => {
   return shown.join('\n');
 };
 
+// The user's project: a data file, and a virtual environment holding the tabletools package,
+// made offline from its source in examples/packages (no package index needed).
+const project = join(scratch, 'project');
+mkdirSync(project);
+copyFileSync(join(examples, 'skills/csv-summary/assets/sample.csv'), join(project, 'cities.csv'));
+let venvReady = false;
+try {
+  execFileSync('python3', ['-m', 'venv', '--without-pip', join(project, '.venv')]);
+  const site = execFileSync(join(project, '.venv/bin/python'), [
+    '-c',
+    'import sysconfig; print(sysconfig.get_paths()["purelib"])',
+  ])
+    .toString()
+    .trim();
+  cpSync(join(examples, 'packages/tabletools/tabletools'), join(site, 'tabletools'), {
+    recursive: true,
+  });
+  venvReady = true;
+} catch (error) {
+  console.log(`(no project .venv: ${error.message.split('\n')[0]})`);
+}
+
 const sink = createJsonlAuditSink(auditPath);
 const runtime = createSkillRuntime({
   sources: [
@@ -51,6 +75,11 @@ const runtime = createSkillRuntime({
   // The host offers every tool; nothing here is denied, scripts still need a grant or a yes.
   policy: { tools: [...CANONICAL_TOOLS] },
   audit: { sink, sessionId: randomUUID() },
+  // Scripts see the project read-only as their working directory; what they write there is
+  // kept in a run folder under its .skillhost/runs.
+  scripts: {
+    workspace: { path: project, writable: false, outputs: join(project, '.skillhost/runs') },
+  },
   deps: nodeRuntimeDeps({
     // Stands in for the user at the prompt: this demo approves each run it asks about, once.
     // (An untrusted skill the model picks would be asked about too: question.kind 'activation'.)
@@ -119,6 +148,22 @@ try {
       console.log(
         `   approved by ${run.data.approvedBy}, sha256 ${run.data.contentHash.slice(0, 16)}…`,
       );
+  }
+
+  heading(
+    "5b. A script that needs the project's .venv and writes a report (figures-report scripts/report.py)",
+  );
+  if (!venvReady) console.log('   (skipped: no python3 to make the project .venv)');
+  else {
+    await runtime.callTool('activate_skill', { name: 'figures-report' });
+    const report = await runtime.callTool('run_skill_script', {
+      name: 'figures-report',
+      script: 'scripts/report.py',
+      args: ['cities.csv'],
+    });
+    console.log(indent(report.text, 6));
+    for (const file of report.data?.written?.files ?? [])
+      console.log(`   the report ${file.path} went to ${file.location}`);
   }
 
   heading('6. The assembled prompt, with token counts (o200k)');

@@ -461,6 +461,11 @@ export const CODES = {
     'The workspace cannot be granted writable as it is: a protected path in it is a symbolic link or has other hard links, a protected path leaves it, it is (or holds) the home folder, or it lies inside a protected folder.',
     'Replace the link with what it points to, grant a project folder, or grant the workspace read-only.',
   ),
+  WORKSPACE_NOT_WRITABLE: code(
+    'runtime',
+    "The sandbox cannot write where the run needs to: a writable workspace its user cannot write, or the run folder that keeps a read-only workspace's outputs cannot be made.",
+    'Make the folder writable by its owner (scripts run as the workspace owner), grant it read-only, or keep outputs elsewhere (--out DIR).',
+  ),
   SANDBOX_UNAVAILABLE: code(
     'runtime',
     'No OS sandbox is available to run the script (bubblewrap missing or not permitted).',
@@ -652,8 +657,8 @@ export const CODES = {
   ),
   RESOURCE_LIMIT: code(
     'runtime',
-    'The script was stopped at a resource limit (details.limit names it: write, for the total bytes it may write to /tmp, /work, its home and a writable workspace).',
-    'Make the script write less, or raise the limit (--max-write SIZE, limits.maxWriteBytes).',
+    'The script was stopped at a resource limit (details.limit names it: write, for the total bytes it may write to /tmp, /work, its home and a writable workspace; memory, for the memory each process may use).',
+    'Make the script write or allocate less, or raise the limit (--max-write SIZE, limits.maxWriteBytes; --memory SIZE, limits.maxMemoryBytes).',
   ),
   SCRIPT_TIMEOUT: code(
     'runtime',

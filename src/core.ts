@@ -60,6 +60,7 @@ export type {
   ReadProblem,
   ReadResult,
   ReadWithinOptions,
+  SandboxExplanation,
   ScriptInterpreter,
   ScriptLimits,
   ScriptRunner,
@@ -69,6 +70,8 @@ export type {
   SkillFileSystem,
   WatchHandle,
   WatchOptions,
+  WrittenFile,
+  WrittenFiles,
 } from './deps.js';
 export {
   compareDiagnostics,

@@ -122,6 +122,11 @@ export interface ScriptLimits {
   /** Wall-clock limit; on expiry every process of the run is killed. */
   readonly timeoutMs: number;
   readonly maxProcesses: number;
+  /**
+   * Memory each process may really use (its data segment: heap and private mappings, not the
+   * address space it only reserves). Past it allocations fail and the run reports
+   * `resourceLimit: 'memory'`.
+   */
   readonly maxMemoryBytes: number;
   /** Largest file the script may write. */
   readonly maxFileBytes: number;
@@ -147,6 +152,38 @@ export interface ScriptWorkspace {
    * absolute inside it), besides the built-in ones (`.git`, agent and editor folders, `.envrc`).
    */
   readonly protect?: readonly string[];
+  /**
+   * Files that commonly hold secrets stay hidden in the workspace (`.env`, `.env.*`, `*.pem`,
+   * `*.key`, `id_*` keys, `.npmrc`, `.pypirc`, `.netrc`, `.git-credentials`, `.git/config`):
+   * these paths (relative to it, or absolute inside it) are shown all the same.
+   */
+  readonly expose?: readonly string[];
+  /**
+   * Where what a script writes in a read-only workspace's working directory is kept: the runner
+   * makes a run folder in it for each run (the CLI's default: `.skillhost/runs` of the
+   * project). Without it, the working directory of a read-only workspace cannot be written.
+   */
+  readonly outputs?: string;
+}
+
+/** A file a script wrote under its working directory, and where it now is on the host. */
+export interface WrittenFile {
+  /** Its path relative to the working directory, as the script named it. */
+  readonly path: string;
+  readonly bytes: number;
+  /** Where it is now: in place in a writable workspace, else in the run folder. */
+  readonly location: string;
+}
+
+/** What a run wrote under its working directory (the workspace's). */
+export interface WrittenFiles {
+  /** How many regular files; `files` names the first of them. */
+  readonly count: number;
+  readonly files: readonly WrittenFile[];
+  /** The run folder that keeps them (a read-only workspace), if one was made and kept. */
+  readonly folder?: string;
+  /** Links and special files the script made there, removed after the run. */
+  readonly removed?: readonly string[];
 }
 
 export interface ScriptRunRequest {
@@ -165,6 +202,11 @@ export interface ScriptRunRequest {
   readonly env?: Readonly<Record<string, string>>;
   /** Run without an OS sandbox when none is available (recorded as such). */
   readonly allowUnsandboxed?: boolean;
+  /**
+   * Give the script the host's network (default: none, its own network namespace with only a
+   * loopback that leads nowhere). The runtime sets it only after the user confirmed it.
+   */
+  readonly network?: boolean;
   /**
    * Whether the skill's source is trusted. Staging leaves out an untrusted skill's files whose
    * links, owner or permissions are in doubt; a trusted skill's keep their owner and mode.
@@ -225,16 +267,46 @@ export interface ScriptRunResult {
   readonly notStaged?: NotStagedFiles;
   /**
    * The resource limit that stopped the run, besides the timeout and the output cap: `write`
-   * when the script wrote more than `maxWriteBytes` in all (it was killed, or refused the rest).
+   * when the script wrote more than `maxWriteBytes` in all (it was killed, or refused the rest);
+   * `memory` when it failed for want of memory past `maxMemoryBytes`.
    */
-  readonly resourceLimit?: 'write';
+  readonly resourceLimit?: 'write' | 'memory';
   /** Bytes the script wrote, as the write budget counts them (when the runner counts them). */
   readonly writtenBytes?: number;
+  /** Files written under the working directory, kept and listed (when a workspace was granted). */
+  readonly written?: WrittenFiles;
+  /**
+   * What a failure in the error output may be owed to the sandbox, and how to grant it: a hidden
+   * secret file, a host path outside what the sandbox shows, a read-only workspace.
+   */
+  readonly hints?: readonly string[];
+}
+
+/** What a script would see, as the runner's own plan for a request says (nothing is run). */
+export interface SandboxExplanation {
+  readonly sandbox: 'bubblewrap' | 'none';
+  /** The interpreter, as the sandbox runs it. */
+  readonly interpreter: string;
+  readonly workingDirectory: string;
+  /** Every mount, in order: `ro` (read-only bind), `rw` (writable bind), `tmpfs`, `hidden` (an unreadable placeholder), or another kind bubblewrap makes (`proc`, `dev`, `symlink`). */
+  readonly mounts: readonly {
+    readonly kind: string;
+    readonly path: string;
+    readonly source?: string;
+  }[];
+  readonly environment: Readonly<Record<string, string>>;
+  /** The kernel's per-process limits, as prlimit takes them (e.g. `--data=2147483648`). */
+  readonly limits: readonly string[];
+  readonly network: boolean;
+  /** The full command line (bubblewrap's arguments). */
+  readonly command: readonly string[];
 }
 
 /** Runs skill scripts in isolation (the node entry's runner uses bubblewrap). */
 export interface ScriptRunner {
   run(request: ScriptRunRequest): Promise<ScriptRunResult>;
+  /** What a request would see, from the same plan `run` follows, without running it (optional). */
+  explain?(request: ScriptRunRequest): Promise<SandboxExplanation>;
   /** Whether an OS sandbox is available, and if not why. */
   sandbox(): { readonly available: boolean; readonly reason: string };
 }

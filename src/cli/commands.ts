@@ -217,12 +217,20 @@ Exit codes:
 
 Activate the skill NAME and run SCRIPT (a path under its scripts/ folder) with
 ARGS, in an OS sandbox (bubblewrap): no network, the system folders read-only,
-no home folders, the skill staged read-only at /skill (the exact bytes that were
-checked and hashed; files with doubtful links, owner or permissions are left
-out of an untrusted skill, and named), writes only to a fresh /work, /tmp and
-home, an environment built from scratch, a PID namespace, limits on processes,
-memory, file size, open files and all bytes written, a wall-clock timeout that
-kills every process, capped output.
+no home folders, the skill staged read-only at /skill and at its own path (the
+exact bytes that were checked and hashed; files with doubtful links, owner or
+permissions are left out of an untrusted skill, and named), an environment
+built from scratch, a PID namespace, limits on processes, memory, file size,
+open files and all bytes written, a wall-clock timeout that kills every
+process, capped output.
+
+The working directory is the project folder (the current one, or --project),
+read-only and at its own path, so files given as arguments work as given;
+.env, .env.*, *.pem, *.key, id_* keys, .npmrc, .pypirc, .netrc,
+.git-credentials and .git/config stay hidden (--expose to show one). Files the
+script writes there are kept in .skillhost/runs/RUN-ID/ of the project (--out
+DIR), or in place with --workspace-writable, and listed after the run. A
+project folder that is / or holds your home folder is no workspace by default.
 
 The interpreter comes from the file's #! line or extension: sh, bash, python3
 or node; arguments are passed as argv, never through a shell. The policy
@@ -237,7 +245,11 @@ says which. Every step goes to the audit log.
 Options:
   --yes                   Approve this one run (recorded in the audit log)
   --timeout SECONDS       Wall-clock limit (default 60)
-  --workspace DIR         Let the script see DIR as its working directory
+  --workspace DIR         The working directory instead of the project folder
+  --no-workspace          No workspace: an empty working directory (/work)
+  --expose PATH           Show a hidden secret file of the workspace (repeatable)
+  --out DIR               Keep what the script writes in DIR/RUN-ID instead of
+                          .skillhost/runs/RUN-ID of the project
   --workspace-writable    ... and write to it, except its protected paths: .git,
                           .husky, .pre-commit-config.yaml, git's hooks folder,
                           .agents, .skillhost, .claude, .cursor, .gemini,
@@ -247,6 +259,10 @@ Options:
                           read-only, or absent (repeatable; relative to DIR)
   --max-write SIZE        Most bytes the script may write in all: /tmp, /work,
                           its home and the workspace (default 512M; K, M, G)
+  --memory SIZE           Memory each process of the script may use (default
+                          2G; K, M, G); past it the run fails: memory limit
+  --allow-net             Give the script the network, once you confirm it for
+                          this skill and script (or --yes; recorded)
   --allow-unsandboxed     Run without a sandbox if none is available (logged)
 
 ${RUNTIME_OPTIONS_HELP}
@@ -521,6 +537,79 @@ Exit codes:
      (SESSION_INVALID)
   2  usage error`,
     load: async () => import('./commands/sessions.js'),
+  },
+  {
+    name: 'approve',
+    summary: 'Approve a skill script ahead, for its exact content, without running it',
+    help: `Usage: skillhost approve [options] NAME SCRIPT [--allow-net]
+
+Check SCRIPT of the skill NAME as a run would (under scripts/, a regular UTF-8
+file, an allowed interpreter) and store an approval for its exact content, as
+answering "always" at the prompt does: it then runs without asking, until its
+content changes. With --allow-net, its runs with the network are approved too.
+Stored in $SKILLHOST_HOME/config.json and recorded in the audit log;
+skillhost approvals list and revoke manage what is stored.
+
+Options:
+  --allow-net   Approve its runs with the network (skillhost run --allow-net)
+
+${RUNTIME_OPTIONS_HELP}
+  -h, --help    Show this help
+
+Exit codes:
+  0  approved
+  1  no such skill, or it cannot be used
+  2  usage error
+  3  refused: the script checks, or the audit log cannot be written`,
+    load: async () => import('./commands/approve.js'),
+  },
+  {
+    name: 'sandbox',
+    summary: 'Explain what a skill script would see in the sandbox, without running it',
+    help: `Usage: skillhost sandbox explain [options] NAME SCRIPT
+
+Print what SCRIPT of the skill NAME would see if skillhost run ran it now, read
+from the runner's own plan (nothing runs, nobody is asked): the interpreter,
+the working directory, every mount in order (ro, rw, tmpfs, hidden: a secret
+file covered by an unreadable placeholder), the environment, and the limits.
+
+Options:
+  --workspace DIR, --no-workspace, --workspace-writable, --expose PATH,
+  --out DIR, --memory SIZE, --allow-net
+                As for skillhost run
+  --json        Print JSON
+
+${RUNTIME_OPTIONS_HELP}
+  -h, --help    Show this help
+
+Exit codes:
+  0  explained
+  1  no such skill, or it cannot be used
+  2  usage error
+  3  refused: the script checks, the workspace, or no sandbox`,
+    load: async () => import('./commands/sandbox.js'),
+  },
+  {
+    name: 'approvals',
+    summary: 'List or revoke the stored approvals',
+    help: `Usage: skillhost approvals list [--json]
+       skillhost approvals revoke NAME [SCRIPT]
+
+The approvals stored in $SKILLHOST_HOME/config.json: "always" answers and
+skillhost approve, each bound to a source, a skill, a script (or the skill's
+activation) and the SHA-256 of its content.
+
+  list     One line each: the skill, the script (or activation), the hash
+  revoke   Remove the approvals of the skill NAME (or only of its SCRIPT)
+
+Options:
+  --json       With list, print JSON
+  -h, --help   Show this help
+
+Exit codes:
+  0  done
+  2  usage error`,
+    load: async () => import('./commands/approvals.js'),
   },
   {
     name: 'trust',

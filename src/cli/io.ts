@@ -48,7 +48,7 @@ export interface CliIO {
 export interface StoredApproval {
   readonly key: string;
   /** What was approved: a script run (absent, for older files) or a skill's activation. */
-  readonly kind?: 'activation';
+  readonly kind?: 'activation' | 'network';
   readonly skill: string;
   readonly script: string;
   readonly contentHash: string;

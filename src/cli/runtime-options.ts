@@ -53,7 +53,7 @@ export function approvalStore(deps: CliDeps): ApprovalStore {
       const approvals = (config.approvals ?? []).filter((approval) => approval.key !== key);
       approvals.push({
         key,
-        ...(note.kind === 'activation' ? { kind: 'activation' as const } : {}),
+        ...(note.kind === 'activation' || note.kind === 'network' ? { kind: note.kind } : {}),
         skill: note.skill ?? '',
         script: note.script ?? '',
         contentHash: note.contentHash ?? '',
@@ -73,7 +73,7 @@ function describeQuestion(question: ApprovalQuestion): string {
     question.args.length === 0
       ? ''
       : ` ${question.args.map((argument) => JSON.stringify(argument)).join(' ')}`;
-  return `Run ${printable(question.script)}${printable(args)} (${question.interpreter}) of ${printable(question.skill)}, ${question.trusted ? 'trusted' : 'UNTRUSTED'}, ${hash}, in the sandbox?`;
+  return `Run ${printable(question.script)}${printable(args)} (${question.interpreter}) of ${printable(question.skill)}, ${question.trusted ? 'trusted' : 'UNTRUSTED'}, ${hash}, in the sandbox${question.network === true ? ', WITH THE NETWORK' : ''}?`;
 }
 
 /** Asks at the terminal: yes, no, or always for this exact content. */
@@ -83,14 +83,40 @@ function terminalConfirm(
   const input = io.stdin;
   if (input === undefined || input.isTTY !== true) return undefined;
   return async (question) => {
-    io.stderr.write(
-      `${describeQuestion(question)}\n  ${printable(question.reason)}\n[y]es once / [n]o / [a]lways for this exact content: `,
-    );
-    const answer = (await input.readLine())?.trim().toLowerCase();
+    const text = question.kind === 'script' ? question.text : undefined;
+    const choices = `[y]es once / [n]o / [a]lways for this exact content${text === undefined ? '' : ' / [v]iew the script'}: `;
+    io.stderr.write(`${describeQuestion(question)}\n  ${printable(question.reason)}\n${choices}`);
+    let answer = (await input.readLine())?.trim().toLowerCase();
+    while (text !== undefined && (answer === 'v' || answer === 'view')) {
+      const lines = text.split('\n');
+      const shown = lines
+        .slice(0, 400)
+        .map((line, index) => `${String(index + 1).padStart(4)}  ${printable(line)}`);
+      if (lines.length > 400) shown.push(`   … ${lines.length - 400} more lines`);
+      io.stderr.write(`${shown.join('\n')}\n${choices}`);
+      answer = (await input.readLine())?.trim().toLowerCase();
+    }
     if (answer === 'y' || answer === 'yes') return 'yes';
     if (answer === 'a' || answer === 'always') return 'always';
     return 'no';
   };
+}
+
+/** Where the run folders of a read-only workspace's outputs are made, under the project. */
+export function runsFolder(projectDir: string, deps: CliDeps): string {
+  return deps.resolvePath(projectDir, '.skillhost/runs');
+}
+
+/**
+ * The workspace scripts get unless told otherwise: the project folder, read-only, what they
+ * write kept in its `.skillhost/runs`. None when the project folder is the root or holds the
+ * home folder (a script would see every file of the user).
+ */
+export function defaultWorkspace(projectDir: string, deps: CliDeps): ScriptWorkspace | undefined {
+  const project = deps.fs.realPath(projectDir) ?? projectDir;
+  const home = deps.fs.realPath(deps.homeDir) ?? deps.homeDir;
+  if (project === '/' || home === project || home.startsWith(`${project}/`)) return undefined;
+  return { path: project, writable: false, outputs: runsFolder(project, deps) };
 }
 
 export interface OpenedRuntime {
@@ -112,7 +138,11 @@ export function openRuntime(
     readonly allowUnsandboxed?: boolean;
     readonly timeoutMs?: number;
     readonly maxWriteBytes?: number;
-    readonly workspace?: ScriptWorkspace;
+    readonly maxMemoryBytes?: number;
+    /** Give runs the network, once the user confirms it per skill and script. */
+    readonly allowNetwork?: boolean;
+    /** The workspace; by default the project folder (see `defaultWorkspace`), null for none. */
+    readonly workspace?: ScriptWorkspace | null;
   } = {},
   session: {
     /** Who answers confirmations instead of the terminal prompt (the agent run's broker). */
@@ -121,6 +151,10 @@ export function openRuntime(
   } = {},
 ): OpenedRuntime {
   const settings = sourceSettings(args, deps);
+  const workspace =
+    scripts.workspace === undefined
+      ? defaultWorkspace(settings.projectDir, deps)
+      : (scripts.workspace ?? undefined);
   const sink = deps.auditSink(auditLogPath(args, deps));
   const confirm = session.confirm ?? terminalConfirm(io);
   const runtime = createSkillRuntime({
@@ -143,9 +177,11 @@ export function openRuntime(
       limits: {
         ...(scripts.timeoutMs === undefined ? {} : { timeoutMs: scripts.timeoutMs }),
         ...(scripts.maxWriteBytes === undefined ? {} : { maxWriteBytes: scripts.maxWriteBytes }),
+        ...(scripts.maxMemoryBytes === undefined ? {} : { maxMemoryBytes: scripts.maxMemoryBytes }),
       },
       ...(scripts.allowUnsandboxed === true ? { allowUnsandboxed: true } : {}),
-      ...(scripts.workspace === undefined ? {} : { workspace: scripts.workspace }),
+      ...(scripts.allowNetwork === true ? { allowNetwork: true } : {}),
+      ...(workspace === undefined ? {} : { workspace }),
     },
   });
   return {

@@ -9,7 +9,9 @@ function limitArguments(request: ScriptRunRequest): string[] {
     `--nproc=${limits.maxProcesses}`,
     `--nofile=${limits.maxOpenFiles}`,
     `--fsize=${limits.maxFileBytes}`,
-    `--as=${limits.maxMemoryBytes}`,
+    // The data segment, not the address space: Node and others reserve address space they
+    // never use, which an address-space limit would count (and kill them for).
+    `--data=${limits.maxMemoryBytes}`,
     '--core=0',
   ];
 }
@@ -28,7 +30,7 @@ export function withLimits(
     ? [
         '/bin/sh',
         '-c',
-        `ulimit -u ${limits.maxProcesses} -n ${limits.maxOpenFiles} -f ${Math.ceil(limits.maxFileBytes / 512)} -v ${Math.ceil(limits.maxMemoryBytes / 1024)}; exec "$@"`,
+        `ulimit -u ${limits.maxProcesses} -n ${limits.maxOpenFiles} -f ${Math.ceil(limits.maxFileBytes / 512)} -d ${Math.ceil(limits.maxMemoryBytes / 1024)}; exec "$@"`,
         'sh',
         ...command,
       ]
@@ -55,8 +57,38 @@ export interface BubblewrapPlan {
   /** The descriptor bubblewrap reads a byte from before it starts the script (the write watch). */
   readonly blockFd: number | undefined;
   /** The workspace's real path, and the mounts that hold its protected paths when writable. */
-  readonly workspace: { readonly path: string; readonly protection: readonly string[] } | undefined;
+  readonly workspace:
+    | {
+        readonly path: string;
+        readonly protection: readonly string[];
+        /**
+         * A read-only workspace whose new files are kept: the run folder (on the host) is the
+         * working directory at the workspace's path, its links leading to the workspace, which
+         * is shown read-only at VIEW_PATH.
+         */
+        readonly outputFolder?: string;
+      }
+    | undefined;
+  /** The skill directory's real path on the host: the staged copy is shown there too. */
+  readonly skillPath?: string;
+  /**
+   * Paths covered by an unreadable placeholder (secret files of the workspace, as the script
+   * reaches them; root-only system files when the script runs as root mapped into the sandbox).
+   */
+  readonly hidden?: readonly { readonly path: string; readonly kind: 'file' | 'directory' }[];
+  /**
+   * The user's toolchain: host folders bound read-only at their own path, and the interpreter
+   * then run as named (a virtual environment's `bin/python` must be run by that name).
+   */
+  readonly toolchain?: { readonly binds: readonly string[]; readonly asNamed: boolean };
+  /** The skill's own node_modules (a trusted skill's), bound read-only into its copy. */
+  readonly nodeModules?: string;
+  /** The placeholders, made by the runner. */
+  readonly placeholders?: { readonly file: string; readonly directory: string };
 }
+
+/** Where a read-only workspace with a run folder is shown, for the run folder's links. */
+export const VIEW_PATH = '/run/workspace';
 
 /**
  * bubblewrap's arguments: every namespace unshared, no capabilities, a read-only root with the
@@ -68,6 +100,8 @@ export function bubblewrapArguments(plan: BubblewrapPlan): string[] {
   const { request } = plan;
   const size = String(tmpfsBytes(request.limits.maxWriteBytes));
   const args = ['--unshare-all', '--die-with-parent', '--new-session', '--cap-drop', 'ALL'];
+  // The host's network, when the user allowed it for this run (every other namespace stays apart).
+  if (request.network === true) args.splice(1, 0, '--share-net');
   for (const name of SYSTEM_FOLDERS) {
     const host = `/${name}`;
     const entry = lstatOrUndefined(host);
@@ -79,16 +113,45 @@ export function bubblewrapArguments(plan: BubblewrapPlan): string[] {
   // /dev's own tmpfs would take files without limit: only its devices and /dev/shm stay usable.
   args.push('--remount-ro', '/dev');
   const realInterpreter = realpathSync(plan.interpreter);
-  if (!SYSTEM_FOLDERS.some((name) => isUnder(realInterpreter, `/${name}`))) {
+  const toolchainBinds = plan.toolchain?.binds ?? [];
+  if (
+    !SYSTEM_FOLDERS.some((name) => isUnder(realInterpreter, `/${name}`)) &&
+    !toolchainBinds.some((folder) => isUnder(realInterpreter, folder)) &&
+    !(plan.workspace !== undefined && isUnder(realInterpreter, plan.workspace.path))
+  ) {
     args.push('--ro-bind', realInterpreter, realInterpreter);
   }
+  for (const folder of toolchainBinds) args.push('--ro-bind', folder, folder);
+  const program = plan.toolchain?.asNamed === true ? plan.interpreter : realInterpreter;
   args.push('--ro-bind', plan.skillCopy, '/skill');
   let directory = '/work';
   if (request.workspace !== undefined && plan.workspace !== undefined) {
-    const { path } = plan.workspace;
-    args.push(request.workspace.writable ? '--bind' : '--ro-bind', path, path);
-    args.push(...plan.workspace.protection);
+    const { path, outputFolder } = plan.workspace;
+    if (outputFolder !== undefined) {
+      args.push('--ro-bind', path, VIEW_PATH, '--bind', outputFolder, path);
+    } else {
+      args.push(request.workspace.writable ? '--bind' : '--ro-bind', path, path);
+      args.push(...plan.workspace.protection);
+    }
     directory = path;
+  }
+  // The skill where the model was told it is, read-only (unless it holds the workspace).
+  const skillShown =
+    plan.skillPath !== undefined &&
+    !(plan.workspace !== undefined && isUnder(plan.workspace.path, plan.skillPath));
+  if (skillShown) args.push('--ro-bind', plan.skillCopy, plan.skillPath as string);
+  if (plan.nodeModules !== undefined) {
+    args.push('--ro-bind', plan.nodeModules, '/skill/node_modules');
+    if (skillShown)
+      args.push('--ro-bind', plan.nodeModules, `${plan.skillPath as string}/node_modules`);
+  }
+  for (const { path, kind } of plan.hidden ?? []) {
+    if (plan.placeholders === undefined) break;
+    args.push(
+      '--ro-bind',
+      kind === 'directory' ? plan.placeholders.directory : plan.placeholders.file,
+      path,
+    );
   }
   // Last of the mounts: the root's own tmpfs (where /home and mount points live) is read-only.
   args.push('--remount-ro', '/');
@@ -99,7 +162,7 @@ export function bubblewrapArguments(plan: BubblewrapPlan): string[] {
   args.push(
     '--',
     ...withLimits(
-      [realInterpreter, `/skill/${request.scriptPath}`, ...request.args],
+      [program, `/skill/${request.scriptPath}`, ...request.args],
       request,
       plan.prlimit,
     ),

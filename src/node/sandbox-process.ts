@@ -43,6 +43,23 @@ class OutputCapture {
   }
 }
 
+/**
+ * What the interpreters print when an allocation fails at the memory limit: Node's (an array
+ * buffer, or its heap), Python's, the C library's and C++'s.
+ */
+const OUT_OF_MEMORY =
+  /Array buffer allocation failed|JavaScript heap out of memory|FATAL ERROR: [^\n]*[Aa]llocation failed|\bMemoryError\b|Cannot allocate memory|std::bad_alloc|[Oo]ut of memory/;
+
+/** Whether a run that failed did so for want of memory, as its error output says. */
+export function failedForMemory(
+  exitCode: number | null,
+  signal: string | null,
+  stderr: CapturedOutput,
+): boolean {
+  if (exitCode === 0 && signal === null) return false;
+  return OUT_OF_MEMORY.test(stderr.head) || OUT_OF_MEMORY.test(stderr.tail);
+}
+
 /** How one sandboxed (or explicitly unsandboxed) process is started. */
 export interface ProcessPlan {
   readonly command: string;
@@ -163,6 +180,13 @@ export function execute(plan: ProcessPlan, request: ScriptRunRequest): Promise<S
         );
         return;
       }
+      const errors = stderr.result();
+      const limit =
+        writeLimited || written?.exceeded === true
+          ? ('write' as const)
+          : !timedOut && !outputLimited && failedForMemory(exitCode, signal, errors)
+            ? ('memory' as const)
+            : undefined;
       resolve({
         exitCode,
         signal,
@@ -170,9 +194,9 @@ export function execute(plan: ProcessPlan, request: ScriptRunRequest): Promise<S
         outputLimited,
         durationMs: Math.round(performance.now() - started),
         stdout: stdout.result(),
-        stderr: stderr.result(),
+        stderr: errors,
         sandbox: plan.sandbox,
-        ...(writeLimited || written?.exceeded === true ? { resourceLimit: 'write' as const } : {}),
+        ...(limit === undefined ? {} : { resourceLimit: limit }),
         ...(written === undefined ? {} : { writtenBytes: written.writtenBytes }),
       });
     });

@@ -48,6 +48,8 @@ export interface CreateSkillRuntimeOptions {
     readonly limits?: Partial<ScriptLimits>;
     readonly allowUnsandboxed?: boolean;
     readonly workspace?: ScriptWorkspace;
+    /** Give runs the network, once the user confirms it per skill and script (recorded). */
+    readonly allowNetwork?: boolean;
   };
   /** Which kinds of source win a name collision, highest first. */
   readonly precedence?: readonly SourceKind[];

@@ -3,6 +3,7 @@ import type {
   CacheStore,
   ContentHasher,
   DirectoryWatcher,
+  SandboxExplanation,
   SkillFileSystem,
   WatchHandle,
 } from '../deps.js';
@@ -44,7 +45,12 @@ import {
   readRecord,
   sessionStartRecord,
 } from './records.js';
-import { runSkillScript, type ScriptSettings } from './script-run.js';
+import {
+  approveSkillScript,
+  explainSkillScript,
+  runSkillScript,
+  type ScriptSettings,
+} from './script-run.js';
 import {
   callRuntimeTool,
   runtimeTools,
@@ -205,6 +211,10 @@ export class Runtime implements SkillRuntime {
 
   get scriptsMayRunUnsandboxed(): boolean {
     return this.#parts.scripts?.allowUnsandboxed === true;
+  }
+
+  get scriptsMayUseNetwork(): boolean {
+    return this.#parts.scripts?.allowNetwork === true;
   }
 
   /** Records an event (fails closed: throws AUDIT_UNAVAILABLE when the log cannot be written). */
@@ -388,6 +398,51 @@ export class Runtime implements SkillRuntime {
       script,
       args,
       options.approveOnce === true,
+    );
+  }
+
+  explainScript(
+    name: string,
+    script: string,
+    args: readonly string[] = [],
+  ): Promise<SandboxExplanation> {
+    return explainSkillScript(this.#scriptHost(), name, script, args);
+  }
+
+  #scriptHost() {
+    return {
+      fs: this.#parts.fs,
+      hash: this.#parts.hash,
+      scripts: this.#parts.scripts,
+      approvals: this.#parts.approvals,
+      confirm: this.#parts.confirm,
+      usable: (skill: string) => this.#usable(skill),
+      isActive: (address: string) => this.#session.isActive(address),
+      decide: (request: ToolRequest) => this.#decide(request),
+      record: (input: AuditEventInput) => this.#record(input),
+    };
+  }
+
+  approveScript(
+    name: string,
+    script: string,
+    options: { readonly network?: boolean } = {},
+  ): { readonly skill: string; readonly script: string; readonly contentHash: string } {
+    return approveSkillScript(
+      {
+        fs: this.#parts.fs,
+        hash: this.#parts.hash,
+        scripts: this.#parts.scripts,
+        approvals: this.#parts.approvals,
+        confirm: this.#parts.confirm,
+        usable: (skill) => this.#usable(skill),
+        isActive: (address) => this.#session.isActive(address),
+        decide: (request) => this.#decide(request),
+        record: (input) => this.#record(input),
+      },
+      name,
+      script,
+      options.network === true,
     );
   }
 

@@ -1,8 +1,10 @@
 import type { AuditEventInput } from '../audit/trail.js';
 import type {
   ContentHasher,
+  SandboxExplanation,
   ScriptLimits,
   ScriptRunner,
+  ScriptRunRequest,
   ScriptRunResult,
   ScriptWorkspace,
   SkillFileSystem,
@@ -23,7 +25,7 @@ import type { ApprovalAnswer, ApprovalQuestion, ApprovalStore, ScriptRun } from 
 export const DEFAULT_SCRIPT_LIMITS: ScriptLimits = Object.freeze({
   timeoutMs: 60_000,
   maxProcesses: 64,
-  maxMemoryBytes: 1024 * 1024 * 1024,
+  maxMemoryBytes: 2 * 1024 * 1024 * 1024,
   maxFileBytes: 64 * 1024 * 1024,
   maxWriteBytes: 512 * 1024 * 1024,
   maxOpenFiles: 256,
@@ -39,6 +41,11 @@ export interface ScriptSettings {
   readonly allowUnsandboxed?: boolean;
   /** A folder scripts see as their working directory (read-only unless writable). */
   readonly workspace?: ScriptWorkspace;
+  /**
+   * Give runs the network (default false). Each skill's script needs the user's confirmation
+   * for it (a stored "always" for its exact content, a `yes`, or the one-run flag), recorded.
+   */
+  readonly allowNetwork?: boolean;
 }
 
 /** What running a script needs of the runtime that owns it. */
@@ -134,22 +141,25 @@ export async function runSkillScript(
       where,
     );
   }
+  const network = scripts.allowNetwork === true;
   if (decision.effect === 'ask') {
-    approvedBy = await confirmRun(host, entry, contentHash, call, decision, approveOnce);
+    approvedBy = await confirmRun(
+      host,
+      entry,
+      contentHash,
+      call,
+      decision,
+      approveOnce,
+      network,
+      bytes,
+    );
+  } else if (network) {
+    // Allowed to run, but not yet with the network: that is the user's to confirm.
+    await confirmNetwork(host, entry, contentHash, call, approveOnce, bytes);
   }
   let result: ScriptRunResult;
   try {
-    result = await scripts.runner.run({
-      skillDirectory: entry.directory,
-      scriptPath: path,
-      scriptBytes: bytes,
-      interpreter,
-      args,
-      limits: { ...DEFAULT_SCRIPT_LIMITS, ...scripts.limits },
-      ...(scripts.workspace === undefined ? {} : { workspace: scripts.workspace }),
-      ...(scripts.allowUnsandboxed === true ? { allowUnsandboxed: true } : {}),
-      trusted: entry.source.trust === 'trusted',
-    });
+    result = await scripts.runner.run(scriptRequest(scripts, entry, loaded, args));
   } catch (error) {
     return fail(error, where);
   }
@@ -177,9 +187,18 @@ export async function runSkillScript(
       },
     ],
     details: {
+      ...(network ? { network: 'allowed' } : {}),
       ...(result.sandbox === 'none'
         ? { warning: 'ran without an OS sandbox, as explicitly allowed' }
         : {}),
+      ...(result.written === undefined || result.written.count === 0
+        ? {}
+        : {
+            written: {
+              count: result.written.count,
+              files: result.written.files.slice(0, 50).map((file) => file.location),
+            },
+          }),
       ...(result.notStaged === undefined
         ? {}
         : {
@@ -193,6 +212,89 @@ export async function runSkillScript(
   return { skill: entry.address, script: path, contentHash, decision, approvedBy, result };
 }
 
+/** The key of a stored "always" for a script's run with the network. */
+function networkKey(entry: RegistryEntry, contentHash: string, script: string): string {
+  return approvalKey({
+    source: entry.source.id,
+    skill: entry.address,
+    contentHash,
+    subject: `network:${script}`,
+  });
+}
+
+/**
+ * The network for a run the policy allows: a stored "always" for this exact content, the
+ * one-run flag, or the user's answer; else refused.
+ */
+async function confirmNetwork(
+  host: ScriptHost,
+  entry: RegistryEntry,
+  contentHash: string,
+  call: ScriptCall,
+  approveOnce: boolean,
+  bytes: Uint8Array,
+): Promise<void> {
+  const key = networkKey(entry, contentHash, call.script);
+  if (host.approvals?.has(key) === true) return;
+  await confirmRun(
+    host,
+    entry,
+    contentHash,
+    call,
+    {
+      decision: 'ask',
+      effect: 'ask',
+      rule: 'host-default',
+      reason: 'the run would have the network (--allow-net)',
+    } as PolicyDecision,
+    approveOnce,
+    true,
+    bytes,
+  );
+}
+
+/** The runner's request for a checked script, under the runtime's script settings. */
+function scriptRequest(
+  scripts: ScriptSettings,
+  entry: RegistryEntry,
+  loaded: ReturnType<typeof loadScript>,
+  args: readonly string[],
+): ScriptRunRequest {
+  return {
+    skillDirectory: entry.directory,
+    scriptPath: loaded.path,
+    scriptBytes: loaded.bytes,
+    interpreter: loaded.interpreter,
+    args,
+    limits: { ...DEFAULT_SCRIPT_LIMITS, ...scripts.limits },
+    ...(scripts.workspace === undefined ? {} : { workspace: scripts.workspace }),
+    ...(scripts.allowUnsandboxed === true ? { allowUnsandboxed: true } : {}),
+    ...(scripts.allowNetwork === true ? { network: true } : {}),
+    trusted: entry.source.trust === 'trusted',
+  };
+}
+
+/**
+ * What a script of a skill would see if it ran now (the runner's own plan, nothing run, no
+ * approval asked): `skillhost sandbox explain`. Needs a runner that explains.
+ */
+export async function explainSkillScript(
+  host: ScriptHost,
+  name: string,
+  script: string,
+  args: readonly string[],
+): Promise<SandboxExplanation> {
+  const entry = host.usable(name);
+  const loaded = loadScript(host.fs, host.hash, entry, script, args);
+  const scripts = host.scripts;
+  if (scripts?.runner.explain === undefined)
+    throw new SkillhostError(
+      'SANDBOX_UNAVAILABLE',
+      'This runtime has no runner that explains its plan',
+    );
+  return scripts.runner.explain(scriptRequest(scripts, entry, loaded, args));
+}
+
 /** Asks for a run the policy wants confirmed: a flag's approval, the user, or a refusal. */
 async function confirmRun(
   host: ScriptHost,
@@ -201,15 +303,21 @@ async function confirmRun(
   call: ScriptCall,
   decision: PolicyDecision,
   approveOnce: boolean,
+  network = false,
+  bytes?: Uint8Array,
 ): Promise<'once' | 'always'> {
+  const withNetwork = network ? ', with the network' : '';
   if (approveOnce) {
-    host.record(approvalRecord(entry, contentHash, call, 'once', 'flag'));
+    host.record({
+      ...approvalRecord(entry, contentHash, call, 'once', 'flag'),
+      ...(network ? { details: { scope: 'once', by: 'flag', network: 'allowed' } } : {}),
+    });
     return 'once';
   }
   if (host.confirm === undefined) {
     throw new SkillhostError(
       'PERMISSION_REQUIRED',
-      `Running ${call.script} of ${entry.address} needs confirmation: ${decision.reason}`,
+      `Running ${call.script} of ${entry.address}${withNetwork} needs confirmation: ${decision.reason}. Nobody can be asked here: approve this one run with --yes, or approve this exact script ahead with skillhost approve ${entry.name} ${call.script}`,
     );
   }
   const answer = await host.confirm({
@@ -222,6 +330,8 @@ async function confirmRun(
     interpreter: call.interpreter,
     args: call.args,
     reason: decision.reason,
+    ...(bytes === undefined ? {} : { text: new TextDecoder().decode(bytes) }),
+    ...(network ? { network: true } : {}),
   });
   if (answer === 'no') {
     host.record(userRefusalRecord(entry, contentHash, call));
@@ -239,8 +349,54 @@ async function confirmRun(
     });
     host.record(approvalRecord(entry, contentHash, call, 'always', 'user'));
     host.approvals?.add(key, { skill: entry.address, script: call.script, contentHash });
+    if (network)
+      host.approvals?.add(networkKey(entry, contentHash, call.script), {
+        skill: entry.address,
+        script: call.script,
+        contentHash,
+        kind: 'network',
+      });
     return 'always';
   }
   host.record(approvalRecord(entry, contentHash, call, 'once', 'user'));
   return 'once';
+}
+
+/**
+ * Approves a script ahead of any run ("always", for its exact content), as `skillhost approve`
+ * does: the same checks as a run, the same key as an "always" answer, one audit record. With
+ * `network`, its runs with the network are approved too.
+ */
+export function approveSkillScript(
+  host: ScriptHost,
+  name: string,
+  script: string,
+  network: boolean,
+): { readonly skill: string; readonly script: string; readonly contentHash: string } {
+  const entry = host.usable(name);
+  const { path, contentHash, interpreter } = loadScript(host.fs, host.hash, entry, script, []);
+  if (host.approvals === undefined)
+    throw new SkillhostError(
+      'PERMISSION_REQUIRED',
+      'This runtime keeps no approvals, so none can be given ahead',
+    );
+  const call: ScriptCall = { script: path, args: [], interpreter };
+  host.record(approvalRecord(entry, contentHash, call, 'always', 'user'));
+  host.approvals.add(
+    approvalKey({
+      source: entry.source.id,
+      skill: entry.address,
+      contentHash,
+      subject: `script:${path}`,
+    }),
+    { skill: entry.address, script: path, contentHash },
+  );
+  if (network)
+    host.approvals.add(networkKey(entry, contentHash, path), {
+      skill: entry.address,
+      script: path,
+      contentHash,
+      kind: 'network',
+    });
+  return { skill: entry.address, script: path, contentHash };
 }

@@ -106,6 +106,8 @@ export interface ToolHost {
   readonly scriptsMayWrite: boolean;
   /** Whether a script may run without the OS sandbox (and so reach the network, the user's files). */
   readonly scriptsMayRunUnsandboxed: boolean;
+  /** Whether a script may be given the network (once the user confirms it per skill and script). */
+  readonly scriptsMayUseNetwork: boolean;
   offered(): RegistryEntry[];
   catalog(): CatalogResult;
   route(task: string, options?: RouteOptions): RouteResult;
@@ -188,7 +190,7 @@ const DESCRIPTIONS: Readonly<Record<RuntimeToolName, string>> = {
   skillhost_read:
     "Agent Skills, served by skillhost: read one file of a skill (a reference, an asset, a script's source), by its path relative to the skill folder, e.g. references/guide.md.",
   skillhost_run:
-    "Agent Skills, served by skillhost: run a script from the scripts/ folder of a skill activated with skillhost_activate, in skillhost's sandbox (no network, no access to the user's files, a fresh working folder). Arguments are passed as a list, never through a shell. The run may need the user's approval.",
+    "Agent Skills, served by skillhost: run a script from the scripts/ folder of a skill activated with skillhost_activate, in a sandbox without network. Its working directory is the user's workspace when the host grants one (usually the project folder, read-only, files that commonly hold secrets hidden), else an empty folder: name the user's files relative to it or by their full path. The skill's files are at the skill folder's full path (as skillhost_activate shows it) and at $SKILL_DIR. Files the script writes in its working directory are kept and listed in the result. Arguments are passed as a list, never through a shell. The run may need the user's approval.",
   skillhost_search:
     'Agent Skills, served by skillhost: search the skills by what a task needs, including skills the list could not show. Returns names, descriptions and relevance scores.',
 };
@@ -211,7 +213,7 @@ const READ_ONLY: ToolAnnotations = {
 /**
  * What each tool does to the world. A script run is never read-only and never idempotent; it is
  * destructive only where it may write to a writable workspace, and reaches the open world only
- * where it may run outside the sandbox (which has no network and none of the user's files).
+ * where it may run outside the sandbox or be given the network.
  */
 function annotationsOf(host: ToolHost, name: RuntimeToolName): ToolAnnotations {
   if (name !== 'skillhost_run') return READ_ONLY;
@@ -219,7 +221,7 @@ function annotationsOf(host: ToolHost, name: RuntimeToolName): ToolAnnotations {
     readOnlyHint: false,
     destructiveHint: host.scriptsMayWrite || host.scriptsMayRunUnsandboxed,
     idempotentHint: false,
-    openWorldHint: host.scriptsMayRunUnsandboxed,
+    openWorldHint: host.scriptsMayRunUnsandboxed || host.scriptsMayUseNetwork,
   };
 }
 
@@ -279,7 +281,16 @@ function describeRun(result: ScriptRunResult): string {
     : result.signal !== null
       ? `killed by ${result.signal}`
       : `exit code ${result.exitCode}`;
-  return `${stream('stdout', result.stdout)}${stream('stderr', result.stderr)}[${ending}${result.outputLimited ? ', stopped at the output limit' : ''}${result.resourceLimit === 'write' ? ', stopped at the write limit (it wrote more than it may in all)' : ''}; sandbox: ${result.sandbox}${notStagedNote(result)}]`;
+  const written = result.written;
+  const files =
+    written === undefined || written.count === 0
+      ? ''
+      : `<written count="${written.count}">\n${written.files.map((file) => `${cleanText(file.path).text} (${file.bytes} bytes) -> ${cleanText(file.location).text}`).join('\n')}${written.count > written.files.length ? `\n… and ${written.count - written.files.length} more` : ''}\n</written>\n`;
+  const hints =
+    result.hints === undefined || result.hints.length === 0
+      ? ''
+      : `<hints>\n${result.hints.map((hint) => cleanText(hint).text).join('\n')}\n</hints>\n`;
+  return `${stream('stdout', result.stdout)}${stream('stderr', result.stderr)}${files}${hints}[${ending}${result.outputLimited ? ', stopped at the output limit' : ''}${result.resourceLimit === 'write' ? ', stopped at the write limit (it wrote more than it may in all)' : result.resourceLimit === 'memory' ? ', failed at the memory limit (it needed more memory than it may use)' : ''}; sandbox: ${result.sandbox}${notStagedNote(result)}]`;
 }
 
 /** Says which files of the skill the script did not get, so that a missing file is explained. */
@@ -367,6 +378,8 @@ async function execute(
           ...(result.notStaged === undefined ? {} : { notStaged: result.notStaged }),
           ...(result.resourceLimit === undefined ? {} : { limit: result.resourceLimit }),
           ...(result.writtenBytes === undefined ? {} : { writtenBytes: result.writtenBytes }),
+          ...(result.written === undefined ? {} : { written: result.written }),
+          ...(result.hints === undefined ? {} : { hints: result.hints }),
         },
       };
     }

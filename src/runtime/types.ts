@@ -1,5 +1,10 @@
 import type { AuditTrigger } from '../audit/trail.js';
-import type { DirectoryWatcher, ScriptRunResult, WatchHandle } from '../deps.js';
+import type {
+  DirectoryWatcher,
+  SandboxExplanation,
+  ScriptRunResult,
+  WatchHandle,
+} from '../deps.js';
 import type { Diagnostic } from '../diagnostics.js';
 import type { Activation, ActivationTrigger, SkillFile } from '../disclosure/activation.js';
 import type { CatalogOptions, CatalogResult } from '../disclosure/catalog.js';
@@ -28,6 +33,10 @@ export interface ScriptApprovalQuestion {
   readonly interpreter: string;
   readonly args: readonly string[];
   readonly reason: string;
+  /** The script's text (the exact bytes that would run), for a host that shows it on request. */
+  readonly text?: string;
+  /** True when the run would have the network (`allowNetwork`): "always" then covers that too. */
+  readonly network?: boolean;
 }
 
 /**
@@ -152,6 +161,24 @@ export interface SkillRuntime {
     args?: readonly string[],
     options?: { readonly approveOnce?: boolean },
   ): Promise<ScriptRun>;
+  /**
+   * What a script would see if it ran now: the runner's own plan (mounts, environment, limits),
+   * without running it or asking anyone. Needs a runner that explains (the bubblewrap one does).
+   */
+  explainScript(
+    name: string,
+    script: string,
+    args?: readonly string[],
+  ): Promise<SandboxExplanation>;
+  /**
+   * Approves a script ahead of any run, for its exact content (as an "always" answer would);
+   * with `network`, its runs with the network too. Needs `deps.approvals`.
+   */
+  approveScript(
+    name: string,
+    script: string,
+    options?: { readonly network?: boolean },
+  ): { readonly skill: string; readonly script: string; readonly contentHash: string };
   /** Decides a call of one of the host's tools while skills are active, and records it. */
   authorize(request: ToolRequest): PolicyDecision;
   /** Records a refusal that an adapter decided before reaching the runtime. */

@@ -26,7 +26,7 @@ export interface ScriptedOutcome {
   /** Files of the skill the run reports as left out of the sandbox (default: none). */
   readonly notStaged?: NotStagedFiles;
   /** The resource limit the run reports it was stopped at (default: none). */
-  readonly resourceLimit?: 'write';
+  readonly resourceLimit?: 'write' | 'memory';
   /** The bytes the run reports as written (default: not reported). */
   readonly writtenBytes?: number;
 }

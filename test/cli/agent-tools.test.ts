@@ -129,6 +129,7 @@ describe('skillhost tools', () => {
     expect(tools[0].inputSchema.properties.name.enum).toEqual([
       'code-analysis',
       'csv-summary',
+      'figures-report',
       'release-notes',
     ]);
     const limited = await runCli([
@@ -139,7 +140,7 @@ describe('skillhost tools', () => {
       '--tools',
       'skillhost_activate',
     ]);
-    expect(limited.stdout).toMatch(/^skillhost_activate\(name: string one of 3 names\)\n/);
+    expect(limited.stdout).toMatch(/^skillhost_activate\(name: string one of 4 names\)\n/);
     const empty = await runCli(['tools', '--json', '--no-default-sources', '--skills', tempDir()]);
     expect(JSON.parse(empty.stdout)).toEqual([]);
   });

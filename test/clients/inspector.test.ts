@@ -88,6 +88,7 @@ describe('the Inspector CLI over stdio', () => {
     expect(reports.map((report) => report.name).sort()).toEqual([
       'code-analysis',
       'csv-summary',
+      'figures-report',
       'release-notes',
     ]);
   });

@@ -58,6 +58,7 @@ export interface WorldOptions {
   readonly limits?: Partial<ScriptLimits>;
   readonly allowUnsandboxed?: boolean;
   readonly workspace?: ScriptWorkspace;
+  readonly allowNetwork?: boolean;
 }
 
 /**
@@ -103,6 +104,7 @@ export function world(options: WorldOptions = {}): World {
       limits: { timeoutMs: 20_000, ...options.limits },
       ...(options.allowUnsandboxed === true ? { allowUnsandboxed: true } : {}),
       ...(options.workspace === undefined ? {} : { workspace: options.workspace }),
+      ...(options.allowNetwork === true ? { allowNetwork: true } : {}),
     },
     ...options.options,
     deps: {

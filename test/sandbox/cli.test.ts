@@ -1,4 +1,4 @@
-import { symlinkSync } from 'node:fs';
+import { readdirSync, readFileSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runCli } from '../helpers/cli.js';
@@ -79,5 +79,119 @@ describe('skillhost run with the real sandbox', () => {
       expect(refused.stderr).toContain('PERMISSION_REQUIRED');
       expect(refused.stdout).toBe('');
     }
+  });
+
+  it('runs in the project folder by default, keeps what the script writes and says where', async () => {
+    const { home, base } = setup();
+    const skill = base[2] as string;
+    writeTree(skill, {
+      'greet/scripts/report.py': [
+        '#!/usr/bin/env python3',
+        'import os, sys',
+        'rows = open(sys.argv[1]).read().splitlines()',
+        'open("report.md", "w").write(f"{len(rows)} rows\\n")',
+        'print("cwd", os.getcwd())',
+        'open(".env").read()',
+      ].join('\n'),
+    });
+    const project = writeTree(tempDir('skillhost-project-'), {
+      'data/rows.csv': 'a\nb\nc\n',
+      '.env': 'SECRET=1\n',
+    });
+    const run = await runCli(
+      ['run', ...base, '--yes', 'greet', 'scripts/report.py', '--', 'data/rows.csv'],
+      {
+        home,
+        cwd: project,
+        runner: 'bubblewrap',
+      },
+    );
+    expect(run.stdout).toBe(`cwd ${project}\n`);
+    const folder = readdirSync(join(project, '.skillhost/runs'));
+    expect(folder).toHaveLength(1);
+    const kept = join(project, '.skillhost/runs', folder[0] as string);
+    expect(readFileSync(join(kept, 'report.md'), 'utf8')).toBe('3 rows\n');
+    expect(run.stderr).toContain(
+      `[skillhost run] wrote 1 file, kept in ${kept}:\n  report.md (7 bytes) -> ${join(kept, 'report.md')}\n`,
+    );
+    expect(run.stderr).toContain('[skillhost run] hint: .env is hidden by the sandbox');
+    expect(run.stderr).toContain('--expose .env');
+
+    const exposed = await runCli(
+      [
+        'run',
+        ...base,
+        '--yes',
+        '--expose',
+        '.env',
+        '--out',
+        join(home, 'out'),
+        'greet',
+        'scripts/report.py',
+        '--',
+        'data/rows.csv',
+      ],
+      { home, cwd: project, runner: 'bubblewrap' },
+    );
+    expect(exposed.code).toBe(0);
+    expect(readdirSync(join(home, 'out'))).toHaveLength(1);
+
+    const none = await runCli(
+      [
+        'run',
+        ...base,
+        '--yes',
+        '--no-workspace',
+        'greet',
+        'scripts/report.py',
+        '--',
+        join(project, 'data/rows.csv'),
+      ],
+      { home, cwd: project, runner: 'bubblewrap' },
+    );
+    expect(none.code).toBe(1);
+    expect(none.stderr).toContain(
+      `hint: ${join(project, 'data/rows.csv')} exists on this machine, but the sandbox does not show it`,
+    );
+  });
+
+  it('sandbox explain prints the plan a run would follow, from the runner, running nothing', async () => {
+    const { home, base } = setup();
+    const project = writeTree(tempDir('skillhost-project-'), {
+      'data/rows.csv': 'a\n',
+      '.env': 'SECRET=1\n',
+    });
+    const explained = await runCli(['sandbox', 'explain', ...base, 'greet', 'scripts/greet.sh'], {
+      home,
+      cwd: project,
+      runner: 'bubblewrap',
+    });
+    expect(explained.code).toBe(0);
+    const out = explained.stdout;
+    expect(out).toContain('sandbox bubblewrap · network off\n');
+    expect(out).toContain(`working directory ${project}\n`);
+    expect(out).toContain(`  ro      /run/workspace  <- ${project}`);
+    expect(out).toContain('  hidden  /run/workspace/.env\n');
+    expect(out).toContain('  ro      /usr\n');
+    expect(out).toContain('  SKILL_DIR=/skill\n');
+    expect(out).toMatch(/limits: .*--data=2147483648/);
+    // Nothing ran: the run folder it planned was removed again.
+    expect(readdirSync(join(project, '.skillhost/runs'))).toEqual([]);
+    const json = await runCli(
+      [
+        'sandbox',
+        'explain',
+        ...base,
+        '--no-workspace',
+        '--allow-net',
+        '--json',
+        'greet',
+        'scripts/greet.sh',
+      ],
+      { home, cwd: project, runner: 'bubblewrap' },
+    );
+    const plan = JSON.parse(json.stdout);
+    expect(plan).toMatchObject({ network: true, workingDirectory: '/work', sandbox: 'bubblewrap' });
+    expect(plan.command).toContain('--share-net');
   });
 });

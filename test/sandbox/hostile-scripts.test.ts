@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
@@ -173,12 +173,12 @@ describe('the sandbox against hostile scripts', () => {
       'cat input.txt; pwd; if echo x > output.txt 2>/dev/null; then echo WROTE; fi',
     );
     if (process.getuid?.() === 0) {
-      // As root, scripts run as nobody: a workspace nobody cannot reach is refused up front.
+      // As root, a root-owned workspace nobody cannot reach is its owner's: root, mapped into
+      // the sandbox without capabilities (see running-scripts.test.ts).
       const closed = sandboxed({ files: script, workspace: { path: workspace, writable: true } });
-      await expect(runTool(closed, 'scripts/attack.sh')).rejects.toMatchObject({
-        code: 'SANDBOX_UNAVAILABLE',
-        message: expect.stringContaining('never as root'),
-      });
+      const run = await runTool(closed, 'scripts/attack.sh');
+      expect(run.result.stdout.head).toContain('WROTE');
+      rmSync(join(workspace, 'output.txt'));
     }
     chmodSync(workspace, 0o777);
 

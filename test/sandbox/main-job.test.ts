@@ -11,6 +11,11 @@ describe('the main job, with its script run in bubblewrap', () => {
     expect(out).toContain('[exit code 0; sandbox: bubblewrap]');
     expect(out).toMatch(/script-run · csv-summary · .*scripts\/summarise\.mjs allow/);
     expect(out).not.toContain('SANDBOX_UNAVAILABLE');
+    // The script that needs the project's .venv ran, and its report was kept in a run folder.
+    expect(out).toContain('wrote report.md: 4 rows, 4 columns');
+    expect(out).toMatch(
+      /the report report\.md went to \/.*\/project\/\.skillhost\/runs\/[\w-]+\/report\.md\n/,
+    );
     expect(out).toMatch(/chain: intact \(\d+ records\)/);
   });
 });

@@ -3,7 +3,7 @@ import { parseArgs, UsageError } from '../args.js';
 import type { CommandContext } from '../command.js';
 import { writeWithBackpressure } from '../io.js';
 import { printable } from '../printable.js';
-import { openRuntime, RUNTIME_OPTIONS } from '../runtime-options.js';
+import { defaultWorkspace, openRuntime, RUNTIME_OPTIONS, runsFolder } from '../runtime-options.js';
 import { formatSize, parseSize } from '../size.js';
 
 /** Exit code of a run the policy or the sandbox refused. */
@@ -32,7 +32,12 @@ export async function run({ argv, io, deps }: CommandContext): Promise<number> {
     workspace: { type: 'string' },
     'workspace-writable': { type: 'boolean' },
     'max-write': { type: 'string' },
+    memory: { type: 'string' },
     protect: { type: 'string', multiple: true },
+    'no-workspace': { type: 'boolean' },
+    expose: { type: 'string', multiple: true },
+    out: { type: 'string' },
+    'allow-net': { type: 'boolean' },
   });
   if (args.positionals.length !== 2)
     throw new UsageError('run needs a NAME and a SCRIPT (then -- and its arguments)');
@@ -50,24 +55,65 @@ export async function run({ argv, io, deps }: CommandContext): Promise<number> {
     if (maxWriteBytes === undefined)
       throw new UsageError('--max-write needs a size: bytes, or a number with K, M or G (512M)');
   }
+  let maxMemoryBytes: number | undefined;
+  if (args.options.memory !== undefined) {
+    maxMemoryBytes = parseSize(String(args.options.memory));
+    if (maxMemoryBytes === undefined)
+      throw new UsageError('--memory needs a size: bytes, or a number with K, M or G (4G)');
+  }
   const protect = (args.options.protect as readonly string[] | undefined) ?? [];
   if (protect.length > 0 && args.options['workspace-writable'] !== true)
     throw new UsageError('--protect needs --workspace DIR --workspace-writable');
-  const workspace =
+  const expose = (args.options.expose as readonly string[] | undefined) ?? [];
+  const noWorkspace = args.options['no-workspace'] === true;
+  if (
+    noWorkspace &&
+    (args.options.workspace !== undefined ||
+      args.options['workspace-writable'] === true ||
+      expose.length > 0 ||
+      args.options.out !== undefined)
+  )
+    throw new UsageError(
+      '--no-workspace goes with none of --workspace, --workspace-writable, --expose, --out',
+    );
+  if (args.options.out !== undefined && args.options['workspace-writable'] === true)
+    throw new UsageError('--out is for a read-only workspace: a writable one keeps files in place');
+  const project = defaultWorkspace(
+    deps.resolvePath(deps.cwd, String(args.options.project ?? '.')),
+    deps,
+  );
+  const folder =
     args.options.workspace === undefined
-      ? undefined
+      ? project?.path
+      : deps.resolvePath(deps.cwd, String(args.options.workspace));
+  if (folder === undefined && (args.options['workspace-writable'] === true || expose.length > 0))
+    throw new UsageError(
+      'the project folder holds your home folder, so it is no workspace by default: name one with --workspace DIR',
+    );
+  const writable = args.options['workspace-writable'] === true;
+  const outputs =
+    args.options.out !== undefined
+      ? deps.resolvePath(deps.cwd, String(args.options.out))
+      : (project?.outputs ?? (folder === undefined ? undefined : runsFolder(folder, deps)));
+  const workspace =
+    noWorkspace || folder === undefined
+      ? null
       : {
-          path: deps.resolvePath(deps.cwd, String(args.options.workspace)),
-          writable: args.options['workspace-writable'] === true,
+          path: folder,
+          writable,
           ...(protect.length > 0 ? { protect } : {}),
+          ...(expose.length > 0 ? { expose } : {}),
+          ...(writable || outputs === undefined ? {} : { outputs }),
         };
   let opened: ReturnType<typeof openRuntime> | undefined;
   try {
     opened = openRuntime(args, deps, io, {
       ...(timeoutMs === undefined ? {} : { timeoutMs }),
       ...(maxWriteBytes === undefined ? {} : { maxWriteBytes }),
+      ...(maxMemoryBytes === undefined ? {} : { maxMemoryBytes }),
       allowUnsandboxed: args.options['allow-unsandboxed'] === true,
-      ...(workspace === undefined ? {} : { workspace }),
+      allowNetwork: args.options['allow-net'] === true,
+      workspace,
     });
     const { runtime } = opened;
     runtime.activate(name, { triggeredBy: 'user' });
@@ -92,12 +138,16 @@ export async function run({ argv, io, deps }: CommandContext): Promise<number> {
         `${(result.durationMs / 1000).toFixed(2)} s`,
         result.resourceLimit === 'write'
           ? `stopped: write limit (${formatSize(maxWriteBytes ?? DEFAULT_SCRIPT_LIMITS.maxWriteBytes)} in all)`
-          : result.outputLimited
-            ? 'stopped: output limit'
-            : truncated > 0
-              ? `${truncated} output bytes not shown`
-              : 'output complete',
-        result.sandbox === 'bubblewrap' ? 'sandbox bubblewrap' : 'NO SANDBOX (allowed explicitly)',
+          : result.resourceLimit === 'memory'
+            ? `failed: memory limit (${formatSize(maxMemoryBytes ?? DEFAULT_SCRIPT_LIMITS.maxMemoryBytes)}; --memory to raise it)`
+            : result.outputLimited
+              ? 'stopped: output limit'
+              : truncated > 0
+                ? `${truncated} output bytes not shown`
+                : 'output complete',
+        result.sandbox === 'bubblewrap'
+          ? `sandbox bubblewrap${args.options['allow-net'] === true ? ' with the network' : ''}`
+          : 'NO SANDBOX (allowed explicitly)',
         `approved by ${outcome.approvedBy}`,
       ];
       if (result.notStaged !== undefined && result.notStaged.count > 0) {
@@ -109,9 +159,32 @@ export async function run({ argv, io, deps }: CommandContext): Promise<number> {
           `${result.stdout.head.endsWith('\n') || result.stdout.totalBytes === 0 ? '' : '\n'}[skillhost run] not staged: ${printable(named.join(', '))}${more > 0 ? `, and ${more} more` : ''}\n`,
         );
       }
-      io.stderr.write(
-        `${result.stdout.head.endsWith('\n') || result.stdout.totalBytes === 0 || result.notStaged !== undefined ? '' : '\n'}[skillhost run] ${notes.join(' · ')}\n`,
-      );
+      let separated = result.notStaged !== undefined;
+      const line = (text: string) => {
+        const before =
+          separated || result.stdout.head.endsWith('\n') || result.stdout.totalBytes === 0
+            ? ''
+            : '\n';
+        separated = true;
+        io.stderr.write(`${before}[skillhost run] ${printable(text)}\n`);
+      };
+      const written = result.written;
+      if (written !== undefined && written.count > 0) {
+        const where = written.folder === undefined ? 'in place' : `kept in ${written.folder}`;
+        line(`wrote ${written.count} file${written.count === 1 ? '' : 's'}, ${where}:`);
+        for (const file of written.files)
+          io.stderr.write(
+            `  ${printable(file.path)} (${formatSize(file.bytes)}) -> ${printable(file.location)}\n`,
+          );
+        if (written.count > written.files.length)
+          io.stderr.write(`  … and ${written.count - written.files.length} more\n`);
+      }
+      if (written?.removed !== undefined)
+        line(
+          `removed from the run folder (links and special files): ${written.removed.join(', ')}`,
+        );
+      for (const hint of result.hints ?? []) line(`hint: ${hint}`);
+      line(notes.join(' · '));
     }
     if (result.timedOut) return TIMED_OUT;
     if (result.exitCode !== null) return result.exitCode;

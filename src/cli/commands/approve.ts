@@ -1,0 +1,36 @@
+import { SkillhostError } from '../../node/index.js';
+import { parseArgs, UsageError } from '../args.js';
+import type { CommandContext } from '../command.js';
+import { printable } from '../printable.js';
+import { openRuntime, RUNTIME_OPTIONS } from '../runtime-options.js';
+
+/** Exit code of an approval the checks refused. */
+const REFUSED = 3;
+
+export async function run({ argv, io, deps }: CommandContext): Promise<number> {
+  const args = parseArgs(argv, {
+    ...RUNTIME_OPTIONS,
+    'allow-net': { type: 'boolean' },
+  });
+  if (args.positionals.length !== 2) throw new UsageError('approve needs a NAME and a SCRIPT');
+  const [name, script] = args.positionals as [string, string];
+  let opened: ReturnType<typeof openRuntime> | undefined;
+  try {
+    opened = openRuntime(args, deps, io, { workspace: null });
+    const approved = opened.runtime.approveScript(name, script, {
+      network: args.options['allow-net'] === true,
+    });
+    io.stdout.write(
+      `Approved ${printable(approved.script)} of ${printable(approved.skill)}${args.options['allow-net'] === true ? ', with the network,' : ''} for its exact content (sha256 ${approved.contentHash.slice(0, 16)}…): it runs without asking until it changes. skillhost approvals revoke ${printable(name)} ${printable(approved.script)} takes it back.\n`,
+    );
+    return 0;
+  } catch (error) {
+    if (SkillhostError.isInstance(error)) {
+      io.stderr.write(`skillhost: error ${error.code}: ${printable(error.message)}\n`);
+      return error.code === 'SKILL_NOT_FOUND' || error.code === 'SKILL_UNAVAILABLE' ? 1 : REFUSED;
+    }
+    throw error;
+  } finally {
+    await opened?.close();
+  }
+}

@@ -1,0 +1,92 @@
+import { SkillhostError } from '../../node/index.js';
+import { parseArgs, UsageError } from '../args.js';
+import type { CommandContext } from '../command.js';
+import { writeWithBackpressure } from '../io.js';
+import { printable } from '../printable.js';
+import { defaultWorkspace, openRuntime, RUNTIME_OPTIONS } from '../runtime-options.js';
+import { parseSize } from '../size.js';
+
+/** Exit code of an explanation the checks refused. */
+const REFUSED = 3;
+
+export async function run({ argv, io, deps }: CommandContext): Promise<number> {
+  const args = parseArgs(argv, {
+    ...RUNTIME_OPTIONS,
+    json: { type: 'boolean' },
+    workspace: { type: 'string' },
+    'workspace-writable': { type: 'boolean' },
+    'no-workspace': { type: 'boolean' },
+    expose: { type: 'string', multiple: true },
+    out: { type: 'string' },
+    memory: { type: 'string' },
+    'allow-net': { type: 'boolean' },
+  });
+  const [action, name, script, ...rest] = args.positionals;
+  if (action !== 'explain') throw new UsageError('sandbox needs explain NAME SCRIPT');
+  if (name === undefined || script === undefined || rest.length > 0)
+    throw new UsageError('sandbox explain needs a NAME and a SCRIPT');
+  let maxMemoryBytes: number | undefined;
+  if (args.options.memory !== undefined) {
+    maxMemoryBytes = parseSize(String(args.options.memory));
+    if (maxMemoryBytes === undefined) throw new UsageError('--memory needs a size (4G)');
+  }
+  const project = defaultWorkspace(
+    deps.resolvePath(deps.cwd, String(args.options.project ?? '.')),
+    deps,
+  );
+  const expose = (args.options.expose as readonly string[] | undefined) ?? [];
+  const writable = args.options['workspace-writable'] === true;
+  const folder =
+    args.options.workspace === undefined
+      ? project?.path
+      : deps.resolvePath(deps.cwd, String(args.options.workspace));
+  const outputs =
+    args.options.out !== undefined
+      ? deps.resolvePath(deps.cwd, String(args.options.out))
+      : project?.outputs;
+  const workspace =
+    args.options['no-workspace'] === true || folder === undefined
+      ? null
+      : {
+          path: folder,
+          writable,
+          ...(expose.length > 0 ? { expose } : {}),
+          ...(writable || outputs === undefined ? {} : { outputs }),
+        };
+  let opened: ReturnType<typeof openRuntime> | undefined;
+  try {
+    opened = openRuntime(args, deps, io, {
+      workspace,
+      allowNetwork: args.options['allow-net'] === true,
+      ...(maxMemoryBytes === undefined ? {} : { maxMemoryBytes }),
+    });
+    const plan = await opened.runtime.explainScript(name, script);
+    if (args.options.json === true) {
+      await writeWithBackpressure(io.stdout, `${JSON.stringify(plan, null, 2)}\n`);
+      return 0;
+    }
+    const lines = [
+      `sandbox ${plan.sandbox} · network ${plan.network ? 'shared with the host' : 'off'}`,
+      `interpreter ${plan.interpreter}`,
+      `working directory ${plan.workingDirectory}`,
+      'mounts (in order; a later one covers an earlier one):',
+      ...plan.mounts.map(
+        (mount) =>
+          `  ${mount.kind.padEnd(7)} ${mount.path}${mount.source === undefined || mount.source === mount.path ? '' : `  <- ${mount.source}`}`,
+      ),
+      'environment:',
+      ...Object.entries(plan.environment).map(([key, value]) => `  ${key}=${value}`),
+      `limits: ${plan.limits.join(' ')}`,
+    ];
+    await writeWithBackpressure(io.stdout, `${lines.map((line) => printable(line)).join('\n')}\n`);
+    return 0;
+  } catch (error) {
+    if (SkillhostError.isInstance(error)) {
+      io.stderr.write(`skillhost: error ${error.code}: ${printable(error.message)}\n`);
+      return error.code === 'SKILL_NOT_FOUND' || error.code === 'SKILL_UNAVAILABLE' ? 1 : REFUSED;
+    }
+    throw error;
+  } finally {
+    await opened?.close();
+  }
+}
