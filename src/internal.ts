@@ -22,6 +22,16 @@ export { splitFrontmatter } from './format/frontmatter.js';
 export { parseYamlFast } from './format/yaml-fast.js';
 export { parseYamlWithLibrary } from './format/yaml-library.js';
 export {
+  ArchiveChecker,
+  type ArchiveEntry,
+  type ArchiveEntryType,
+  type CheckedEntry,
+} from './install/archive-rules.js';
+export { diffLines } from './install/changes.js';
+export { hasDifferences } from './install/lockfile.js';
+export { isValidSkillFolderName } from './install/names.js';
+export { type ArchiveFormat, archiveFormat, isFullCommit } from './install/source.js';
+export {
   type ApprovalAsker,
   ApprovalBroker,
   type ApprovalBrokerOptions,
