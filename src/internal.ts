@@ -67,6 +67,7 @@ export {
 } from './loop/providers.js';
 export { RUNTIME_TOOLS_ALLOWED_BY_DEFAULT } from './policy/tools.js';
 export { quote } from './quote.js';
+export { unusableReason } from './registry/entries.js';
 export { SkillRegistry } from './registry/registry.js';
 export { loadScript } from './runtime/scripts.js';
 export { type CheckSkillOptions, checkSkillDirectory } from './skill-files/check.js';

@@ -42,7 +42,13 @@ export async function run({ argv, io, deps }: CommandContext): Promise<number> {
   if (args.positionals.length > 0) throw new UsageError('list takes no arguments');
   const { registry, projectDir, projectTrusted } = openRegistry(args, deps);
   const entries = registry.entries;
-  const counts: Record<SkillStatus, number> = { active: 0, shadowed: 0, skipped: 0, untrusted: 0 };
+  const counts: Record<SkillStatus, number> = {
+    active: 0,
+    shadowed: 0,
+    skipped: 0,
+    untrusted: 0,
+    disabled: 0,
+  };
   for (const entry of entries) counts[entry.status] += 1;
   if (args.options.json === true) {
     // Written piece by piece: ten thousand skills never become one string in memory.
