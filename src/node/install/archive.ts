@@ -12,8 +12,8 @@ import {
 } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type { Readable } from 'node:stream';
-import { Parser, type ReadEntry } from 'tar';
-import * as yauzl from 'yauzl';
+import type { ReadEntry } from 'tar';
+import type * as Yauzl from 'yauzl';
 import { ARCHIVE_LIMITS, type ArchiveLimits } from '../../core.js';
 import { SkillhostError } from '../../errors.js';
 import {
@@ -123,11 +123,13 @@ function tarType(type: string): ArchiveEntryType {
 }
 
 /** Reads a gzip-compressed tar with node-tar, calling `visit` for each entry (and its bytes). */
-function readTar(
+async function readTar(
   file: string,
   archive: string,
   visit: (entry: ReadEntry, done: (error?: unknown) => void) => void,
 ): Promise<void> {
+  // Loaded on first need: no other command pays for the archive libraries.
+  const { Parser } = await import('tar');
   return new Promise((resolve, reject) => {
     let settled = false;
     const settle = (error?: unknown) => {
@@ -243,7 +245,7 @@ async function extractTar(
 }
 
 /** The kind of a zip entry from its name and the Unix mode in its external attributes. */
-function zipType(entry: yauzl.Entry, name: string): ArchiveEntryType {
+function zipType(entry: Yauzl.Entry, name: string): ArchiveEntryType {
   const unix =
     entry.versionMadeBy >> 8 === 3 ? (entry.externalFileAttributes >>> 16) & 0o170000 : 0;
   if (name.endsWith('/')) return 'directory';
@@ -288,7 +290,8 @@ async function extractZip(
   destination: string,
   limits: ArchiveLimits,
 ): Promise<ExtractedArchive> {
-  let zip: yauzl.ZipFile;
+  const yauzl: typeof Yauzl = await import('yauzl');
+  let zip: Yauzl.ZipFile;
   try {
     // Names are decoded and judged here, not by yauzl: every entry passes our own checks.
     zip = await yauzl.openPromise(file, {
@@ -310,7 +313,7 @@ async function extractZip(
         },
       );
     const checker = new ArchiveChecker(archive, statSync(file).size, limits);
-    const found: Array<{ readonly entry: yauzl.Entry; readonly checked: CheckedEntry }> = [];
+    const found: Array<{ readonly entry: Yauzl.Entry; readonly checked: CheckedEntry }> = [];
     try {
       for await (const entry of zip.eachEntry()) {
         const raw = entry.fileName as unknown as Buffer;
