@@ -19,4 +19,11 @@ export {
   type SessionFileInfo,
   type SessionStore,
 } from './session-store.js';
+export {
+  type FileFacts,
+  fileFacts,
+  folderUsage,
+  probeSystem,
+  type SystemFacts,
+} from './system-probe.js';
 export { loadYaml } from './yaml.js';

@@ -20,7 +20,7 @@ const MAX_SCRIPTS = 200;
 const MAX_DEPTH = 8;
 
 /** The skill's scripts that could run (interpreter and hash), and those that could not, with why. */
-function skillScripts(
+export function skillScripts(
   entry: RegistryEntry,
   deps: CliDeps,
 ): { scripts: ExplainScript[]; refused: Array<{ script: string; code: string }> } {
