@@ -32,6 +32,30 @@ import { approvalStore } from './runtime-options.js';
 import type { Style } from './style.js';
 import { VERSION } from './version.js';
 
+/** Options of the commands that change installed skills. */
+export const INSTALL_OPTIONS = {
+  project: { type: 'boolean' },
+  user: { type: 'boolean' },
+  json: { type: 'boolean' },
+  'audit-log': { type: 'string' },
+} as const;
+
+/** The folder of a recorded skill in its fetched source; fails when the source no longer has it. */
+export function recordedSkillFolder(
+  fetched: FetchedSource,
+  entry: LockedSkill,
+  deps: CliDeps,
+): string {
+  const directory = entry.path === '.' ? fetched.root : deps.resolvePath(fetched.root, entry.path);
+  if (deps.fs.status(directory, false)?.kind !== 'directory')
+    throw new SkillhostError(
+      'SOURCE_SUBPATH_NOT_FOUND',
+      `${describeSource(entry.source)} has no folder ${entry.path} any more`,
+      { details: { path: entry.path } },
+    );
+  return directory;
+}
+
 /** How the CLI asks the file system what a source argument names. */
 export function sourceLookup(deps: CliDeps): SourceLookup {
   return {

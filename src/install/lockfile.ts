@@ -150,35 +150,18 @@ function readEntry(value: unknown): LockedSkill | string {
  * and the other entries are kept.
  */
 export function parseLockfile(text: string, file: string): ParsedLockfile {
+  const unusable = (message: string): ParsedLockfile => ({
+    lockfile: undefined,
+    diagnostics: [createDiagnostic('LOCKFILE_INVALID', 'error', message, file)],
+  });
   let value: unknown;
   try {
     value = JSON.parse(text);
   } catch (error) {
-    return {
-      lockfile: undefined,
-      diagnostics: [
-        createDiagnostic(
-          'LOCKFILE_INVALID',
-          'error',
-          `Not JSON: ${error instanceof Error ? error.message : String(error)}`,
-          file,
-        ),
-      ],
-    };
+    return unusable(`Not JSON: ${error instanceof Error ? error.message : String(error)}`);
   }
-  if (!isRecord(value) || value.version !== LOCKFILE_VERSION || !isRecord(value.skills)) {
-    return {
-      lockfile: undefined,
-      diagnostics: [
-        createDiagnostic(
-          'LOCKFILE_INVALID',
-          'error',
-          `Expected {"version": ${LOCKFILE_VERSION}, "skills": {...}}`,
-          file,
-        ),
-      ],
-    };
-  }
+  if (!isRecord(value) || value.version !== LOCKFILE_VERSION || !isRecord(value.skills))
+    return unusable(`Expected {"version": ${LOCKFILE_VERSION}, "skills": {...}}`);
   const diagnostics: Diagnostic[] = [];
   const skills: Record<string, LockedSkill> = {};
   for (const [name, item] of Object.entries(value.skills)) {

@@ -14,6 +14,7 @@ import { displayPath, printable } from '../format.js';
 import {
   confirmInstall,
   describePrepared,
+  INSTALL_OPTIONS,
   installedTrust,
   installRecord,
   lockEntryOf,
@@ -30,14 +31,11 @@ import { configFile } from '../registry-options.js';
 import { createStyle } from '../style.js';
 
 const OPTIONS = {
+  ...INSTALL_OPTIONS,
   skill: { type: 'string', multiple: true },
-  project: { type: 'boolean' },
-  user: { type: 'boolean' },
   yes: { type: 'boolean' },
-  json: { type: 'boolean' },
   force: { type: 'boolean' },
   submodules: { type: 'boolean' },
-  'audit-log': { type: 'string' },
 } as const;
 
 /** `skillhost add SOURCE`: find, validate, show, ask, install, record. */

@@ -13,7 +13,12 @@ import { createStaging, moveIntoPlace } from '../../node/internal.js';
 import { parseArgs, UsageError } from '../args.js';
 import type { CommandContext } from '../command.js';
 import { displayPath, printable } from '../format.js';
-import { installRecord, openInstallAudit } from '../install-flow.js';
+import {
+  INSTALL_OPTIONS,
+  installRecord,
+  openInstallAudit,
+  recordedSkillFolder,
+} from '../install-flow.js';
 import {
   chooseScope,
   type InstallScope,
@@ -23,13 +28,7 @@ import {
 } from '../installed.js';
 import type { CliDeps } from '../io.js';
 
-const OPTIONS = {
-  frozen: { type: 'boolean' },
-  project: { type: 'boolean' },
-  user: { type: 'boolean' },
-  json: { type: 'boolean' },
-  'audit-log': { type: 'string' },
-} as const;
+const OPTIONS = { ...INSTALL_OPTIONS, frozen: { type: 'boolean' } } as const;
 
 type Outcome = 'unchanged' | 'installed' | 'restored' | 'failed';
 
@@ -65,13 +64,7 @@ function reproduce(
 ): void {
   const staging = createStaging(scope.skillsFolder);
   try {
-    const directory =
-      entry.path === '.' ? fetched.root : deps.resolvePath(fetched.root, entry.path);
-    if (deps.fs.status(directory, false)?.kind !== 'directory')
-      throw new SkillhostError(
-        'LOCKFILE_MISMATCH',
-        `${describeSource(entry.source)} has no folder ${entry.path} any more`,
-      );
+    const directory = recordedSkillFolder(fetched, entry, deps);
     const staged = staging.stage({ name, directory, path: entry.path });
     const differences = compareFiles(entry.files, staged.files);
     if (hasDifferences(differences)) {

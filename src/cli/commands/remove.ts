@@ -9,19 +9,13 @@ import { createStaging, removeFolder } from '../../node/internal.js';
 import { parseArgs, UsageError } from '../args.js';
 import type { CommandContext } from '../command.js';
 import { displayPath, printable } from '../format.js';
-import { installRecord, openInstallAudit, writeLock } from '../install-flow.js';
+import { INSTALL_OPTIONS, installRecord, openInstallAudit, writeLock } from '../install-flow.js';
 import { findInstalled, readLock } from '../installed.js';
 import { configFile } from '../registry-options.js';
 
 /** `skillhost remove NAME`: deletes an installed skill's folder and its lockfile entry. */
 export function run({ argv, io, deps }: CommandContext): number {
-  const args = parseArgs(argv, {
-    project: { type: 'boolean' },
-    user: { type: 'boolean' },
-    force: { type: 'boolean' },
-    json: { type: 'boolean' },
-    'audit-log': { type: 'string' },
-  });
+  const args = parseArgs(argv, { ...INSTALL_OPTIONS, force: { type: 'boolean' } });
   if (args.positionals.length !== 1) throw new UsageError('remove takes exactly one NAME');
   const { options } = args;
   if (options.project === true && options.user === true)

@@ -19,11 +19,13 @@ import { printable } from '../format.js';
 import {
   confirmInstall,
   describePrepared,
+  INSTALL_OPTIONS,
   installedTrust,
   installRecord,
   openInstallAudit,
   preparedJson,
   prepareStaged,
+  recordedSkillFolder,
   refusalCode,
   writeLock,
 } from '../install-flow.js';
@@ -37,13 +39,7 @@ import {
 import { configFile } from '../registry-options.js';
 import { createStyle, type Style } from '../style.js';
 
-const OPTIONS = {
-  project: { type: 'boolean' },
-  user: { type: 'boolean' },
-  yes: { type: 'boolean' },
-  json: { type: 'boolean' },
-  'audit-log': { type: 'string' },
-} as const;
+const OPTIONS = { ...INSTALL_OPTIONS, yes: { type: 'boolean' } } as const;
 
 /** SKILL.md as text (undefined when it cannot be read). */
 function skillText(fs: SkillFileSystem, directory: string): string | undefined {
@@ -160,12 +156,13 @@ export async function run({ argv, io, deps }: CommandContext): Promise<number> {
       }
       const staging = createStaging(scope.skillsFolder);
       try {
-        const directory =
-          before.path === '.' ? fetched.root : deps.resolvePath(fetched.root, before.path);
-        if (deps.fs.status(directory, false)?.kind !== 'directory') {
-          const message = `${describeSource(before.source)} has no folder ${before.path} any more`;
-          results.push({ name, outcome: 'failed', code: 'SOURCE_SUBPATH_NOT_FOUND', message });
-          say(`${printable(name)}: FAILED — ${printable(message)}`);
+        let directory: string;
+        try {
+          directory = recordedSkillFolder(fetched, before, deps);
+        } catch (error) {
+          if (!SkillhostError.isInstance(error)) throw error;
+          results.push({ name, outcome: 'failed', code: error.code, message: error.message });
+          say(`${printable(name)}: FAILED — ${printable(error.message)}`);
           continue;
         }
         const staged = staging.stage({ name, directory, path: before.path });
