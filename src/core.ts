@@ -144,6 +144,29 @@ export { type ValidateOptions, validateSkill } from './format/validate.js';
 export type { ValidationMode } from './format/validate-fields.js';
 export type { YamlEngine, YamlSource } from './format/yaml-engine.js';
 export type { FieldLocation, FrontmatterMap, FrontmatterValue } from './format/yaml-types.js';
+// Installing skills: where from, the lockfile, what an archive may hold, what an update changes.
+export { ARCHIVE_LIMITS, type ArchiveLimits } from './install/archive-rules.js';
+export { compareSkillVersions, type SkillChanges, type SkillVersion } from './install/changes.js';
+export {
+  compareFiles,
+  emptyLockfile,
+  type FileDifferences,
+  LOCKFILE_NAME,
+  type LockedSkill,
+  type Lockfile,
+  type ParsedLockfile,
+  parseLockfile,
+  serializeLockfile,
+  treeDigest,
+  withLockedSkill,
+} from './install/lockfile.js';
+export {
+  describeSource,
+  type InstallSource,
+  isExternalSource,
+  parseInstallSource,
+  type SourceLookup,
+} from './install/source.js';
 // The policy: allowed-tools, decisions, explanations.
 export {
   type GrantProblem,

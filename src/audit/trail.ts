@@ -15,7 +15,10 @@ export type AuditEventName =
   | 'agent-start'
   | 'agent-end'
   | 'model-request'
-  | 'model-switch';
+  | 'model-switch'
+  | 'skill-install'
+  | 'skill-update'
+  | 'skill-remove';
 
 export type AuditTrigger = 'model' | 'user' | 'router';
 

@@ -162,6 +162,8 @@ export function openRuntime(
     version: VERSION,
     keepScans: false,
     discovery: settings.discovery,
+    disabled: settings.disabled,
+    externalSkills: settings.externalSkills,
     policy: policyConfig(args),
     audit: { sink, sessionId: session.sessionId ?? deps.newSessionId() },
     deps: {

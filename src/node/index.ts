@@ -32,6 +32,17 @@ export {
 } from './disk.js';
 export { createNodeFileSystem } from './fs.js';
 export { sha256 } from './hash.js';
+export { type ExtractedArchive, extractArchive } from './install/archive.js';
+export { type FetchedSource, type FetchOptions, fetchSkillSource } from './install/fetch.js';
+export { type FoundSkills, findSourceSkills, type SourceSkill } from './install/stage.js';
+export {
+  type CopiedTree,
+  copySkillFolder,
+  hashSkillFolder,
+  type SkippedFile,
+  TREE_LIMITS,
+  type TreeLimits,
+} from './install/tree.js';
 export { nodeRuntimeDeps } from './runtime-deps.js';
 export { createSandboxRunner, probeBubblewrap, type SandboxOptions } from './sandbox.js';
 export { createChokidarWatcher } from './watch.js';

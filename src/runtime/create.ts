@@ -73,6 +73,13 @@ export interface CreateSkillRuntimeOptions {
   readonly catalog?: CatalogOptions;
   /** Caps on the file listings of activation and `listFiles` (default 100 files, 4 levels). */
   readonly listing?: { readonly maxFiles?: number; readonly maxDepth?: number };
+  /** Skill names the user switched off: listed as `disabled`, never offered or activated. */
+  readonly disabled?: readonly string[];
+  /**
+   * Skills installed from a source outside the user's control (skill directories, or folders of
+   * them): untrusted whatever their source's trust, until the user trusts them.
+   */
+  readonly externalSkills?: readonly string[];
 }
 
 /**

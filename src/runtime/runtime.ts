@@ -28,6 +28,7 @@ import {
 import { RUNTIME_TOOLS_ALLOWED_BY_DEFAULT } from '../policy/tools.js';
 import { quote } from '../quote.js';
 import type { DiscoveryOptions } from '../registry/discover.js';
+import { unusableReason } from '../registry/entries.js';
 import { type RegistryChanges, type RegistryEntry, SkillRegistry } from '../registry/registry.js';
 import type { SkillSource, SourceKind } from '../registry/sources.js';
 import {
@@ -91,6 +92,8 @@ export interface RuntimeParts {
   readonly catalog?: CatalogOptions;
   /** Listing caps for activation and `listFiles` (defaults 100 files, 4 levels). */
   readonly listing?: { readonly maxFiles?: number; readonly maxDepth?: number };
+  readonly disabled?: readonly string[];
+  readonly externalSkills?: readonly string[];
 }
 
 const DEFAULT_LISTING = { maxFiles: 100, maxDepth: 4 };
@@ -158,7 +161,7 @@ export class Runtime implements SkillRuntime {
     this.#record(sessionStartRecord(parts.policy, hub?.parent));
     if (hub !== undefined) return;
     for (const source of this.#registry.sources) {
-      const entries = this.#registry.entries.filter((entry) => entry.source === source);
+      const entries = this.#registry.entries.filter((entry) => entry.source.id === source.id);
       const findings = this.#registry.diagnostics.filter(
         (finding) => finding.file === source.root || finding.file.startsWith(`${source.root}/`),
       );
@@ -177,6 +180,8 @@ export class Runtime implements SkillRuntime {
       ...(parts.version === undefined ? {} : { version: parts.version }),
       ...(parts.keepScans === undefined ? {} : { keepScans: parts.keepScans }),
       ...(parts.yaml === undefined ? {} : { yaml: parts.yaml }),
+      ...(parts.disabled === undefined ? {} : { disabled: parts.disabled }),
+      ...(parts.externalSkills === undefined ? {} : { externalSkills: parts.externalSkills }),
     });
   }
 
@@ -266,10 +271,11 @@ export class Runtime implements SkillRuntime {
     if (entry === undefined) {
       throw new SkillhostError('SKILL_NOT_FOUND', `No skill named ${quote(name)}`);
     }
-    if (entry.status === 'skipped' || entry.status === 'untrusted') {
+    const unusable = unusableReason(entry.status);
+    if (unusable !== undefined) {
       throw new SkillhostError(
         'SKILL_UNAVAILABLE',
-        `Skill ${entry.address} is ${entry.status === 'skipped' ? 'skipped: it has errors' : 'in a project folder that is not trusted'}`,
+        `Skill ${entry.address} is ${entry.status}: ${unusable}`,
       );
     }
     return entry;
