@@ -149,6 +149,7 @@ export async function run({ argv, io, deps }: CommandContext): Promise<number> {
           ? `sandbox bubblewrap${args.options['allow-net'] === true ? ' with the network' : ''}`
           : 'NO SANDBOX (allowed explicitly)',
         `approved by ${outcome.approvedBy}`,
+        ...(result.dependencies?.status === 'used' ? ['packages from skillhost setup'] : []),
       ];
       if (result.notStaged !== undefined && result.notStaged.count > 0) {
         const left = result.notStaged;
