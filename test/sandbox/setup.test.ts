@@ -2,7 +2,9 @@ import { execFileSync } from 'node:child_process';
 import { chmodSync, chownSync, existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { buildSkillSetup, planSkillSetup } from '../../src/node/skill-setup.js';
 import { runCli } from '../helpers/cli.js';
+import { skillDir, world } from '../helpers/runtime.js';
 import { skillText, tempDir, writeTree } from '../helpers/temp.js';
 
 // skillhost setup against the real installers and the real sandbox: pip from a folder of wheels
@@ -243,6 +245,44 @@ describe('skillhost setup for Python', () => {
     );
     expect(refused.stderr).toContain('--allow-scripts');
     expect(existsSync(join(home, '.skillhost/envs'))).toBe(false);
+  });
+});
+
+describe('the library', () => {
+  it("plans and builds a skill's environment; a model's run_skill_script call then uses it", async () => {
+    const wheels = makeWheel(tempDir('skillhost-wheels-'), 'tabletoolz', 'through the tool');
+    const environments = join(tempDir('skillhost-envs-'), 'envs');
+    const w = world({
+      runner: 'bubblewrap',
+      environments,
+      answers: ['yes'],
+      files: {
+        'scripts/requirements.txt': 'tabletoolz==1.0.0\n',
+        'scripts/use.py': '#!/usr/bin/env python3\nimport tabletoolz\nprint(tabletoolz.VALUE)\n',
+      },
+    });
+    const options = {
+      environments,
+      env: { PATH: '/usr/bin:/bin', HOME: w.home, PIP_CONFIG_FILE: '/dev/null' },
+      findLinks: wheels,
+    };
+    const plan = planSkillSetup(skillDir(w), options);
+    expect(plan?.state).toBe('missing');
+    const outputs: string[] = [];
+    const built = await buildSkillSetup(plan as NonNullable<typeof plan>, {
+      env: options.env,
+      onOutput: (text) => outputs.push(text),
+    });
+    expect(built.steps.map((step) => step.exitCode)).toEqual([0, 0]);
+    expect(outputs.join('')).toContain('Successfully installed tabletoolz-1.0.0');
+    expect(planSkillSetup(skillDir(w), options)?.state).toBe('ready');
+    await w.runtime.callTool('skillhost_activate', { name: 'tool' });
+    const call = await w.runtime.callTool('run_skill_script', {
+      name: 'tool',
+      script: 'scripts/use.py',
+    });
+    expect(call.isError).not.toBe(true);
+    expect(call.text).toContain('through the tool');
   });
 });
 
