@@ -1,7 +1,5 @@
 import { createHash } from 'node:crypto';
 import {
-  accessSync,
-  constants,
   mkdirSync,
   readdirSync,
   readFileSync,
@@ -12,7 +10,7 @@ import {
 } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { SkillhostError } from '../errors.js';
-import { childProcess, SYSTEM_PATH } from './sandbox-system.js';
+import { childProcess, findExecutable, SYSTEM_PATH } from './sandbox-system.js';
 import { resolveToolchain } from './sandbox-toolchains.js';
 import { type DeclaredDependencies, declaredDependencies } from './skill-dependencies.js';
 import {
@@ -103,20 +101,6 @@ const ENVIRONMENT_CHANGES: Readonly<Record<string, string | null>> = {
   PYTHONHOME: null,
 };
 
-function onPath(name: string, searchPath: string): string | undefined {
-  for (const folder of searchPath.split(':')) {
-    if (!folder.startsWith('/')) continue;
-    const candidate = join(folder, name);
-    try {
-      accessSync(candidate, constants.X_OK);
-      if (statSync(candidate).isFile()) return candidate;
-    } catch {
-      // not here
-    }
-  }
-  return undefined;
-}
-
 /**
  * What `skillhost setup` would do for a skill: its content hash and environment folder, what it
  * declares (checked: SETUP_REFUSED for what would run package code, unless allowed), and the
@@ -178,7 +162,7 @@ export function planSkillSetup(
     });
   }
   if (kinds.includes('node')) {
-    const npm = onPath('npm', searchPath);
+    const npm = findExecutable('npm', searchPath);
     if (npm === undefined)
       throw new SkillhostError(
         'SETUP_TOOL_MISSING',

@@ -7,7 +7,7 @@ import {
   type SkillRuntime,
   type SkillSetupPlan,
 } from '../../node/index.js';
-import { parseArgs, UsageError } from '../args.js';
+import { parseArgs, timeoutOption, UsageError } from '../args.js';
 import type { CommandContext } from '../command.js';
 import type { CliIO } from '../io.js';
 import { writeWithBackpressure } from '../io.js';
@@ -109,13 +109,7 @@ export async function run({ argv, io, deps }: CommandContext): Promise<number> {
   if (args.positionals.length !== 1 || args.rest.length > 0)
     throw new UsageError('setup needs one NAME');
   const [name] = args.positionals as [string];
-  let timeoutMs: number | undefined;
-  if (args.options.timeout !== undefined) {
-    const seconds = Number(args.options.timeout);
-    if (!Number.isFinite(seconds) || seconds <= 0 || seconds > 24 * 3600)
-      throw new UsageError('--timeout needs a number of seconds');
-    timeoutMs = Math.round(seconds * 1000);
-  }
+  const timeoutMs = timeoutOption(args.options.timeout);
   const json = args.options.json === true;
   const given = (option: string) =>
     args.options[option] === undefined ? undefined : String(args.options[option]);
