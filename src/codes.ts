@@ -472,6 +472,21 @@ export const CODES = {
     'No OS sandbox is available to run the script (bubblewrap missing or not permitted).',
     'Install bubblewrap (apt-get install bubblewrap), or allow unsandboxed runs explicitly.',
   ),
+  SETUP_REFUSED: code(
+    'runtime',
+    "skillhost setup will not install the skill's dependencies as declared: scripts/requirements.txt or scripts/package.json cannot be read, or declares what would run the package's own code on this machine (an editable or source install, a version-control or git dependency, --no-binary).",
+    'Declare wheels and registry packages only, or allow package scripts for this setup with --allow-scripts (they run outside the sandbox).',
+  ),
+  SETUP_TOOL_MISSING: code(
+    'runtime',
+    "The installer a skill's dependencies need is not on PATH: python3 (with its venv module) for scripts/requirements.txt, npm for scripts/package.json.",
+    'Install it (apt-get install python3-venv, or Node.js with npm) and run skillhost setup again.',
+  ),
+  SETUP_FAILED: code(
+    'runtime',
+    'A command of skillhost setup failed (the message names it, its exit code and the end of its output); nothing of the environment was kept.',
+    'Fix what the output says (a package that cannot be found, no network: --find-links DIR, --index-url URL, --registry URL, --offline), then run skillhost setup again.',
+  ),
   AUDIT_UNAVAILABLE: code(
     'runtime',
     'The audit log cannot be written, so the capability was refused.',

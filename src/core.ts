@@ -54,6 +54,7 @@ export type {
   FileStatus,
   ListProblem,
   ListResult,
+  MemoryLimitMethod,
   NotStagedFile,
   NotStagedFiles,
   NotStagedReason,
@@ -67,6 +68,7 @@ export type {
   ScriptRunRequest,
   ScriptRunResult,
   ScriptWorkspace,
+  SkillEnvironmentStatus,
   SkillFileSystem,
   WatchHandle,
   WatchOptions,
@@ -245,6 +247,7 @@ export type {
   Refusal,
   ScriptApprovalQuestion,
   ScriptRun,
+  SetupAuditEvent,
   SkillFileListing,
   SkillRuntime,
 } from './runtime/types.js';

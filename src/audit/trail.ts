@@ -12,6 +12,7 @@ export type AuditEventName =
   | 'script-run'
   | 'permission-decide'
   | 'permission-approve'
+  | 'environment-setup'
   | 'agent-start'
   | 'agent-end'
   | 'model-request'

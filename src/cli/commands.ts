@@ -235,7 +235,9 @@ DIR), or in place with --workspace-writable, and listed after the run. A
 project folder that is / or holds your home folder is no workspace by default.
 
 The interpreter comes from the file's #! line or extension: sh, bash, python3
-or node; arguments are passed as argv, never through a shell. The policy
+or node; arguments are passed as argv, never through a shell. A skill that
+declares packages (scripts/requirements.txt, scripts/package.json) runs with
+the environment skillhost setup NAME made for its exact content. The policy
 decides first: a trusted skill's allowed-tools may pre-approve the run
 (e.g. Bash(python scripts/run.py:*)), unless the host's rules about commands
 bind it (a run is the command INTERPRETER scripts/PATH ARGS: --deny Bash, a
@@ -573,7 +575,9 @@ Exit codes:
 Print what SCRIPT of the skill NAME would see if skillhost run ran it now, read
 from the runner's own plan (nothing runs, nobody is asked): the interpreter,
 the working directory, every mount in order (ro, rw, tmpfs, hidden: a secret
-file covered by an unreadable placeholder), the environment, and the limits.
+file covered by an unreadable placeholder), the environment, the limits, how
+memory is limited here and why, and, for a skill that declares dependencies,
+whether the environment skillhost setup made for it is used.
 
 Options:
   --workspace DIR, --no-workspace, --workspace-writable, --expose PATH,
@@ -590,6 +594,60 @@ Exit codes:
   2  usage error
   3  refused: the script checks, the workspace, or no sandbox`,
     load: async () => import('./commands/sandbox.js'),
+  },
+  {
+    name: 'setup',
+    summary: "Install a skill's declared dependencies into an environment its scripts use",
+    help: `Usage: skillhost setup [options] NAME
+
+Prepare the packages the skill NAME declares in scripts/requirements.txt
+(Python) or scripts/package.json (Node), once, for its exact content: an
+environment in $SKILLHOST_HOME/envs/SHA256 (the SHA-256 of the skill's whole
+content), which skillhost run (and every other way a script runs: MCP, the
+adapters, agents) then binds read-only: Python scripts run with its python and
+packages, Node scripts find its packages at the skill's scripts/node_modules.
+A skill that changes needs setup again; until then its runs go without the
+environment and say so.
+
+The installers are yours (python3 -m venv and pip, npm ci with a lockfile or
+else npm install, from PATH) and run outside the sandbox, as you, in a copy of
+the skill (its regular files; no links, no .npmrc or pip.conf). Before
+anything runs, setup shows what the skill declares and the exact commands, and
+asks (--yes to approve without asking; without a terminal it is refused unless
+--yes). Packages never run their own code at install: pip installs wheels
+only (--only-binary :all:) and npm runs with --ignore-scripts; a declaration
+that would need it (an editable, source or version-control requirement,
+--no-binary, a git dependency) is refused unless --allow-scripts. The plan and
+each command's outcome go to the audit log.
+
+Options:
+  --yes                Approve the commands shown without asking
+  --find-links DIR     pip: install from this folder of wheels (no index unless
+                       --index-url is given too)
+  --index-url URL      pip: the package index (a mirror, or a local one)
+  --registry URL       npm: the registry (a mirror, or a local one)
+  --offline            No network: pip with no index, npm from its cache
+  --allow-scripts      Let packages run their build and install scripts (pip
+                       source builds, npm scripts), on this machine, outside
+                       the sandbox
+  --force              Make the environment again even if it is ready
+  --timeout SECONDS    Limit for each command (default 600)
+
+${RUNTIME_OPTIONS_HELP}
+  -h, --help           Show this help
+
+Output: the plan (skill, environment, packages, commands), the installers'
+output on stderr, then where the environment is. --json prints the plan and
+the commands' outcomes as JSON.
+
+Exit codes:
+  0  ready (or nothing to set up: the skill declares no dependencies)
+  1  no such skill, it cannot be used, an installer is missing, or a command
+     failed (nothing of the environment is kept)
+  2  usage error
+  3  refused: by you, for want of a terminal without --yes, or a declaration
+     that would run package code without --allow-scripts`,
+    load: async () => import('./commands/setup.js'),
   },
   {
     name: 'approvals',

@@ -45,4 +45,13 @@ export {
 } from './install/tree.js';
 export { nodeRuntimeDeps } from './runtime-deps.js';
 export { createSandboxRunner, probeBubblewrap, type SandboxOptions } from './sandbox.js';
+export {
+  buildSkillSetup,
+  planSkillSetup,
+  type SetupCommand,
+  type SkillSetupOptions,
+  type SkillSetupPlan,
+  type SkillSetupResult,
+  type SkillSetupStep,
+} from './skill-setup.js';
 export { createChokidarWatcher } from './watch.js';

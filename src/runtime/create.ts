@@ -50,6 +50,11 @@ export interface CreateSkillRuntimeOptions {
     readonly workspace?: ScriptWorkspace;
     /** Give runs the network, once the user confirms it per skill and script (recorded). */
     readonly allowNetwork?: boolean;
+    /**
+     * The folder of environments `skillhost setup` prepares (`$SKILLHOST_HOME/envs`): a skill
+     * that declares its dependencies runs with the one made for its exact content.
+     */
+    readonly environments?: string;
   };
   /** Which kinds of source win a name collision, highest first. */
   readonly precedence?: readonly SourceKind[];

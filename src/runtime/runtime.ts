@@ -65,6 +65,7 @@ import type {
   ApprovalStore,
   Refusal,
   ScriptRun,
+  SetupAuditEvent,
   SkillFileListing,
   SkillRuntime,
 } from './types.js';
@@ -486,6 +487,27 @@ export class Runtime implements SkillRuntime {
 
   recordAgentEvent(event: AgentAuditEvent): void {
     this.#record({ event: event.event, details: event.details });
+  }
+
+  recordSetup(name: string, event: SetupAuditEvent): void {
+    const entry = this.#usable(name);
+    this.#record({
+      event: 'environment-setup',
+      skill_name: entry.name,
+      source: entry.source.id,
+      content_hash: event.contentHash,
+      tool_or_script_calls: event.commands.map((command) => ({
+        tool: 'setup',
+        args: command.argv,
+        cwd: command.cwd,
+        ...(command.exitCode === undefined ? {} : { exit_code: command.exitCode }),
+        ...(command.durationMs === undefined ? {} : { duration_ms: command.durationMs }),
+      })),
+      ...(event.error === undefined
+        ? {}
+        : { error: { code: event.error.code, message: event.error.message } }),
+      details: { phase: event.phase, ...event.details },
+    });
   }
 
   endTurn(): void {
