@@ -660,6 +660,11 @@ export const CODES = {
     "The command-line agent's mode cannot ask for approval (Cursor's print mode), but the policy would ask about some tools.",
     "Use the agent's ACP mode (the default), or make the policy allow or deny every tool before passing --cursor-print.",
   ),
+  CLI_AGENT_COMMAND_INVALID: code(
+    'usage',
+    'The --acp-command is not one plain command line: it needs a program and its arguments, quoted as a shell would, without expansions, pipes or redirections.',
+    'Give the program and its arguments, e.g. --acp-command "my-agent --acp"; put anything else in a script and name the script.',
+  ),
   CLI_AGENT_REQUEST_REFUSED: code(
     'runtime',
     'skillhost refused a request of the command-line agent: a file outside the workspace or not readable safely, a write to a read-only workspace, a terminal, or a method it does not offer.',

@@ -60,6 +60,7 @@ export {
   claudePermissionFlags,
   claudeToolRequest,
   isRuntimeTool,
+  splitCommandLine,
   workspacePath,
 } from './loop/cli-tools.js';
 export { EventStream } from './loop/event-stream.js';

@@ -1,5 +1,7 @@
+import { SkillhostError } from '../errors.js';
 import { parseAllowedTools } from '../policy/allowed-tools.js';
 import type { Decision, PolicyConfig, ToolRequest } from '../policy/engine.js';
+import { parseShell } from '../policy/shell-syntax.js';
 import {
   type CanonicalTool,
   canonicalTool,
@@ -250,4 +252,29 @@ export function claudePermissionFlags(
     else for (const tool of rule.tools) disallowed.push(...claudeNames(tool));
   }
   return { allowed, disallowed: [...new Set(disallowed)] };
+}
+
+/**
+ * The words of an `--acp-command`: one plain command, read as a shell would read its words
+ * (quotes and escapes), with no expansion, substitution, pipe, list or redirection, so that
+ * what runs is exactly what was written.
+ */
+export function splitCommandLine(line: string): string[] {
+  const parsed = parseShell(line);
+  const command = parsed.commands[0];
+  const plain =
+    parsed.commands.length === 1 &&
+    parsed.problems.length === 0 &&
+    parsed.opaque.length === 0 &&
+    command?.topLevel === true &&
+    command.assignments.length === 0 &&
+    command.words.length > 0 &&
+    command.words.every((word) => word.literal) &&
+    !/[;&|<>`$()]/.test(line.replace(/'[^']*'|"[^"$`\\]*"/g, ''));
+  if (!plain || command === undefined)
+    throw new SkillhostError(
+      'CLI_AGENT_COMMAND_INVALID',
+      `--acp-command ${JSON.stringify(line)} is not one plain command (a program and its arguments)`,
+    );
+  return command.words.map((word) => word.text);
 }

@@ -1,4 +1,4 @@
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { evaluate, type PolicyConfig, type ToolRequest } from '../../src/core.js';
 import {
@@ -80,10 +80,16 @@ function ofType<T extends LoopEvent['type']>(events: readonly LoopEvent[], type:
   return events.filter((event): event is Extract<LoopEvent, { type: T }> => event.type === type);
 }
 
+/** Whether a process runs (a zombie waiting for its parent to reap it runs no more). */
 function alive(pid: number): boolean {
   try {
     process.kill(pid, 0);
-    return true;
+  } catch {
+    return false;
+  }
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3) !== 'Z';
   } catch {
     return false;
   }
