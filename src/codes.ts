@@ -568,11 +568,11 @@ export const CODES = {
   MODEL_PROVIDER_UNKNOWN: code(
     'usage',
     'The provider is not one skillhost knows.',
-    'Use anthropic, openai or openai-compatible (model APIs), or claude or cursor (command-line agents); see the model table in the README.',
+    'Use anthropic, openai or openai-compatible (model APIs), or claude, cursor, gemini or acp (command-line agents); see the model table in the README.',
   ),
   MODEL_PROVIDER_CLI: code(
     'usage',
-    'The provider is a command-line agent (claude, cursor), which agent run does not drive yet.',
+    'The provider is a command-line agent (claude, cursor, gemini, acp), which agent run does not drive yet.',
     'Choose a model API: --provider anthropic (ANTHROPIC_API_KEY), openai (OPENAI_API_KEY) or openai-compatible (--base-url).',
   ),
   MODEL_KEY_MISSING: code(
