@@ -17,9 +17,11 @@ import { makePrivateFolder } from './private-files.js';
 
 /**
  * The `claude` provider: Claude Code driven as one long-lived `claude -p` process over its
- * stream-json control protocol (see claude-args.ts for every flag and why). skillhost answers
- * each `can_use_tool` question through the permission callback, and the `SessionStart` hook
- * (after a compaction) through `onSessionStart`.
+ * stream-json control protocol (see claude-args.ts for every flag and why). Every tool call
+ * comes to the permission callback through a `PreToolUse` hook (Claude Code runs some without
+ * asking otherwise: commands it deems read-only, reads in its folder), and every `can_use_tool`
+ * question it still asks goes there too; the `SessionStart` hook (after a compaction) goes to
+ * `onSessionStart`.
  */
 
 type Json = Record<string, unknown>;
@@ -32,8 +34,11 @@ export const CLAUDE_INSTALL_HINT =
 /** How long Claude Code has to answer `initialize`. */
 const START_TIMEOUT_MS = 120_000;
 
-/** The id skillhost registers its `SessionStart` hook under. */
+/** The ids skillhost registers its hooks under. */
 const SESSION_START_HOOK = 'skillhost_session_start';
+const PRE_TOOL_USE_HOOK = 'skillhost_pre_tool_use';
+/** How long a PreToolUse hook may wait for an answer (an approval at a terminal takes time). */
+const HOOK_TIMEOUT_S = 24 * 60 * 60;
 
 export interface ClaudeDriverOptions {
   /** The program (default `claude`, found on the environment's PATH) and arguments before the driver's. */
@@ -151,25 +156,31 @@ async function startClaudeSession(
   });
   let badLines = 0;
 
-  const askPermission = async (requestId: string, request: Json) => {
+  /**
+   * One permission question, whichever way Claude Code asks it: the callback decides; the answer
+   * is sent unless the question was withdrawn meanwhile (control_cancel_request).
+   */
+  const decide = async (
+    requestId: string,
+    question: { tool: string; input: unknown; toolUseId: unknown; label: unknown },
+    answer: (decision: CliPermissionDecision) => void,
+  ) => {
     const controller = new AbortController();
     questions.set(requestId, controller);
-    const tool = typeof request.tool_name === 'string' ? request.tool_name : '';
-    const input = request.input ?? {};
     let decision: CliPermissionDecision;
     try {
       decision = await core.idle.paused(() =>
         start.permissions({
           id: requestId,
           provider: 'claude',
-          tool,
-          request: claudeToolRequest(tool, input, {
+          tool: question.tool,
+          request: claudeToolRequest(question.tool, question.input, {
             server: start.mcpServer.name,
             cwd: start.cwd,
           }),
-          input,
-          toolCallId: typeof request.tool_use_id === 'string' ? request.tool_use_id : null,
-          title: `${typeof request.display_name === 'string' ? request.display_name : tool} ${JSON.stringify(input).slice(0, 200)}`,
+          input: question.input,
+          toolCallId: typeof question.toolUseId === 'string' ? question.toolUseId : null,
+          title: `${typeof question.label === 'string' ? question.label : question.tool} ${JSON.stringify(question.input).slice(0, 200)}`,
           scopes: ['once'],
           signal: controller.signal,
         }),
@@ -181,14 +192,47 @@ async function startClaudeSession(
         reason: `the approval failed: ${(error as Error).message}`,
       };
     }
-    // Withdrawn meanwhile (control_cancel_request): the late answer is not sent.
     if (controller.signal.aborted || questions.get(requestId) !== controller) return;
     questions.delete(requestId);
-    respond(
+    answer(decision);
+  };
+
+  /** `can_use_tool`: Claude Code's own question, answered in its nested shape. */
+  const askPermission = (requestId: string, request: Json) => {
+    const tool = typeof request.tool_name === 'string' ? request.tool_name : '';
+    const input = request.input ?? {};
+    return decide(
       requestId,
-      decision.behavior === 'allow'
-        ? { behavior: 'allow', updatedInput: input }
-        : { behavior: 'deny', message: denialMessage(decision) },
+      { tool, input, toolUseId: request.tool_use_id, label: request.display_name },
+      (decision) =>
+        respond(
+          requestId,
+          decision.behavior === 'allow'
+            ? { behavior: 'allow', updatedInput: input }
+            : { behavior: 'deny', message: denialMessage(decision) },
+        ),
+    );
+  };
+
+  /**
+   * The PreToolUse hook: every tool call, including those Claude Code would run without asking
+   * (commands it deems read-only, reads in its folder), goes to the policy first.
+   */
+  const preToolUse = (requestId: string, input: Json) => {
+    const tool = typeof input.tool_name === 'string' ? input.tool_name : '';
+    return decide(
+      requestId,
+      { tool, input: input.tool_input ?? {}, toolUseId: input.tool_use_id, label: tool },
+      (decision) =>
+        respond(requestId, {
+          hookSpecificOutput: {
+            hookEventName: 'PreToolUse',
+            permissionDecision: decision.behavior,
+            ...(decision.behavior === 'deny'
+              ? { permissionDecisionReason: denialMessage(decision) }
+              : { permissionDecisionReason: "Allowed by skillhost's policy" }),
+          },
+        }),
     );
   };
 
@@ -218,7 +262,9 @@ async function startClaudeSession(
         void askPermission(requestId, request);
         return;
       case 'hook_callback':
-        if (request.callback_id === SESSION_START_HOOK)
+        if (request.callback_id === PRE_TOOL_USE_HOOK)
+          void preToolUse(requestId, object(request.input));
+        else if (request.callback_id === SESSION_START_HOOK)
           void sessionStart(requestId, object(request.input));
         else respond(requestId, {});
         return;
@@ -304,10 +350,15 @@ async function startClaudeSession(
     request_id: 'skillhost_initialize',
     request: {
       subtype: 'initialize',
-      hooks:
-        start.onSessionStart === undefined
-          ? null
-          : { SessionStart: [{ matcher: null, hookCallbackIds: [SESSION_START_HOOK] }] },
+      hooks: {
+        // Every call of every tool; an unanswered or failed hook blocks the call.
+        PreToolUse: [
+          { hookCallbackIds: [PRE_TOOL_USE_HOOK], timeout: HOOK_TIMEOUT_S, onFailure: 'block' },
+        ],
+        ...(start.onSessionStart === undefined
+          ? {}
+          : { SessionStart: [{ hookCallbackIds: [SESSION_START_HOOK] }] }),
+      },
     },
   });
   let timer: NodeJS.Timeout | undefined;

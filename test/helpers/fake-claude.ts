@@ -15,6 +15,7 @@ import { tempDir } from './temp.js';
  * - `{ cancel: ID }` a `control_cancel_request` for `ID`;
  * - `{ sleep: MS }`; `{ exit: CODE }`; `{ stderr: TEXT }`;
  * - `{ hook: { id, source } }` a SessionStart `hook_callback` (its answer recorded);
+ * - `{ preTool: { id, tool, input, toolUseId? } }` a PreToolUse `hook_callback`;
  * - `{ stubborn: true }` ignore SIGTERM and start a child (same group) that ignores it too.
  * After the input closes the fake exits 0 unless `exitOnClose` says otherwise (or `stubborn`).
  */
@@ -63,6 +64,7 @@ async function act(actions) {
     else if (a.raw !== undefined) process.stdout.write(a.raw + '\n');
     else if (a.ask) out({ type: 'control_request', request_id: a.ask.id, request: { subtype: 'can_use_tool', tool_name: a.ask.tool, input: a.ask.input, tool_use_id: a.ask.toolUseId ?? null, permission_suggestions: [] } });
     else if (a.hook) out({ type: 'control_request', request_id: a.hook.id, request: { subtype: 'hook_callback', callback_id: a.hook.callback ?? 'skillhost_session_start', input: { hook_event_name: 'SessionStart', source: a.hook.source } } });
+    else if (a.preTool) out({ type: 'control_request', request_id: a.preTool.id, request: { subtype: 'hook_callback', callback_id: 'skillhost_pre_tool_use', input: { hook_event_name: 'PreToolUse', tool_name: a.preTool.tool, tool_input: a.preTool.input, tool_use_id: a.preTool.toolUseId ?? null }, tool_use_id: a.preTool.toolUseId ?? null } });
     else if (a.other) out({ type: 'control_request', request_id: a.other.id, request: { subtype: a.other.subtype } });
     else if (a.await) { if (!answers.has(a.await) && !closed) await new Promise((r) => waiters.set(a.await, r)); }
     else if (a.cancel) out({ type: 'control_cancel_request', request_id: a.cancel });

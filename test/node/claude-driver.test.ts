@@ -259,6 +259,71 @@ describe('the claude driver: the control protocol', () => {
     await session.close();
   });
 
+  it('puts every tool call through the policy with a PreToolUse hook, even those it would not ask about', async () => {
+    const asked: CliPermissionRequest[] = [];
+    const { fake, session } = await start(
+      {
+        turns: [
+          [
+            { write: m.init() },
+            {
+              preTool: {
+                id: 'h1',
+                tool: 'Bash',
+                input: { command: 'echo hi' },
+                toolUseId: 'toolu_1',
+              },
+            },
+            { await: 'h1' },
+            { preTool: { id: 'h2', tool: 'Bash', input: { command: 'ls' }, toolUseId: 'toolu_2' } },
+            { await: 'h2' },
+            { write: m.result() },
+          ],
+        ],
+      },
+      {
+        permissions: async (request) => {
+          asked.push(request);
+          return request.request?.command === 'ls'
+            ? { behavior: 'deny', rule: 'deny-rule: Bash(ls:*)', reason: 'not listing' }
+            : { behavior: 'allow', scope: 'once' };
+        },
+      },
+    );
+    await turn(session);
+    await session.close();
+    expect(asked.map((request) => [request.toolCallId, request.request])).toEqual([
+      ['toolu_1', { tool: 'bash', command: 'echo hi' }],
+      ['toolu_2', { tool: 'bash', command: 'ls' }],
+    ]);
+    const answers = fake.record().input.filter((line) => line.type === 'control_response');
+    expect(answers.map((line) => line.response)).toEqual([
+      {
+        subtype: 'success',
+        request_id: 'h1',
+        response: {
+          hookSpecificOutput: {
+            hookEventName: 'PreToolUse',
+            permissionDecision: 'allow',
+            permissionDecisionReason: "Allowed by skillhost's policy",
+          },
+        },
+      },
+      {
+        subtype: 'success',
+        request_id: 'h2',
+        response: {
+          hookSpecificOutput: {
+            hookEventName: 'PreToolUse',
+            permissionDecision: 'deny',
+            permissionDecisionReason:
+              "Denied by skillhost's policy (deny-rule: Bash(ls:*)): not listing",
+          },
+        },
+      },
+    ]);
+  });
+
   it('withdraws a question on control_cancel_request: the late answer is never sent', async () => {
     let release: () => void = () => {};
     let signal: AbortSignal | undefined;
@@ -342,7 +407,10 @@ describe('the claude driver: the control protocol', () => {
     ]);
     const input = fake.record().input;
     expect(input[0].request.hooks).toEqual({
-      SessionStart: [{ matcher: null, hookCallbackIds: ['skillhost_session_start'] }],
+      PreToolUse: [
+        { hookCallbackIds: ['skillhost_pre_tool_use'], timeout: 86_400, onFailure: 'block' },
+      ],
+      SessionStart: [{ hookCallbackIds: ['skillhost_session_start'] }],
     });
     expect(input.find((line) => line.type === 'control_response')?.response).toEqual({
       subtype: 'success',
