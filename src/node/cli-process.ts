@@ -60,7 +60,7 @@ function signalGroup(pid: number, signal: NodeJS.Signals): void {
 }
 
 function delay(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms).unref());
+  return new Promise((resolve) => setTimeout(resolve, ms));
 }
 
 /** Waits up to `ms` for `promise`; true when it settled in time. */
