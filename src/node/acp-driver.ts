@@ -24,6 +24,7 @@ import { AcpStreamReader, classifyAcpFailure } from './acp-stream.js';
 import { probeCliAgent, probeOnce } from './cli-probe.js';
 import { startCliProcess } from './cli-process.js';
 import { CliSessionCore } from './cli-session.js';
+import { makePrivateFolder } from './private-files.js';
 
 /**
  * The ACP providers (`cursor`, `gemini`, any agent given with `--acp-command`): the agent started
@@ -48,6 +49,11 @@ export interface AcpAgentSpec {
   readonly args: readonly string[];
   /** The arguments that choose a model, when the agent takes it on its command line. */
   readonly modelArgs?: (model: string) => readonly string[];
+  /**
+   * More arguments naming settings files the driver writes for the session (in a private
+   * folder removed at the end): `write(name, text)` answers the file's path.
+   */
+  readonly settingsArgs?: (write: (name: string, text: string) => string) => readonly string[];
   readonly installHint: string;
   readonly loginHint: string;
   /** The oldest version driven; undefined: the agent's version is not checked (any ACP agent). */
@@ -146,22 +152,34 @@ async function startAcpSession(
 ): Promise<CliAgentSession> {
   const { spec } = options;
   const acp = await import('@agentclientprotocol/sdk');
-  const args = [
-    ...spec.args,
-    ...(start.model === undefined || spec.modelArgs === undefined
-      ? []
-      : spec.modelArgs(start.model)),
-  ];
-  const child = await startCliProcess({
-    command: spec.command,
-    args,
-    cwd: start.cwd,
-    env: start.env,
-    label: spec.label,
-    installHint: spec.installHint,
-  });
+  const folder =
+    spec.settingsArgs === undefined ? undefined : makePrivateFolder(`skillhost-${spec.provider}-`);
+  let child: Awaited<ReturnType<typeof startCliProcess>>;
+  try {
+    const args = [
+      ...spec.args,
+      ...(folder === undefined || spec.settingsArgs === undefined
+        ? []
+        : spec.settingsArgs((name, text) => folder.write(name, text))),
+      ...(start.model === undefined || spec.modelArgs === undefined
+        ? []
+        : spec.modelArgs(start.model)),
+    ];
+    child = await startCliProcess({
+      command: spec.command,
+      args,
+      cwd: start.cwd,
+      env: start.env,
+      label: spec.label,
+      installHint: spec.installHint,
+    });
+  } catch (error) {
+    folder?.remove();
+    throw error;
+  }
   const core = new CliSessionCore({
     process: child,
+    ...(folder === undefined ? {} : { folder }),
     label: spec.label,
     ...(start.idleTimeoutMs === undefined ? {} : { idleTimeoutMs: start.idleTimeoutMs }),
     ...(start.closeGraceMs === undefined ? {} : { graceMs: start.closeGraceMs }),

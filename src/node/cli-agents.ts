@@ -1,5 +1,5 @@
 import { fileURLToPath } from 'node:url';
-import { type PolicyConfig, SkillhostError } from '../core.js';
+import { canonicalTool, type PolicyConfig, parseAllowedTools, SkillhostError } from '../core.js';
 import { type CliAgentDriver, type CliMcpServer, splitCommandLine } from '../internal.js';
 import { type AcpAgentSpec, createAcpDriver } from './acp-driver.js';
 import { type ClaudeDriverOptions, createClaudeDriver } from './claude-driver.js';
@@ -45,8 +45,58 @@ export function skillhostMcpServer(options: {
 
 export const GEMINI_MINIMUM_VERSION = '0.61.0';
 
+/** Canonical tools → Gemini CLI's built-in tools. */
+const GEMINI_TOOLS: Readonly<Partial<Record<string, readonly string[]>>> = {
+  bash: ['run_shell_command'],
+  read: ['read_file', 'read_many_files'],
+  write: ['write_file'],
+  edit: ['replace'],
+  glob: ['glob', 'list_directory'],
+  grep: ['grep_search', 'search_file_content'],
+  web_fetch: ['web_fetch'],
+  web_search: ['google_web_search'],
+};
+
+/**
+ * Gemini CLI's admin policy (TOML) for one session: ask the client about every call of every
+ * tool, and deny outright what skillhost's policy denies: its command deny rules as command
+ * prefixes (an exact command becomes its prefix: broader, never narrower), tools it denies by
+ * default or by a rule without a pattern. Gemini runs commands it knows to be safe (read-only,
+ * in the workspace) without asking even so; these deny rules still stop them.
+ */
+export function geminiPolicy(config: PolicyConfig | undefined): string {
+  const lines = [
+    '# Written by skillhost for one session.',
+    '[[rule]]',
+    'toolName = "*"',
+    'decision = "ask_user"',
+    'priority = 900',
+  ];
+  const deny = (fields: string[]) =>
+    lines.push('', '[[rule]]', ...fields, 'decision = "deny"', 'priority = 999');
+  const toolsDenied = new Set<string>();
+  for (const [tool, decision] of Object.entries(config?.defaults ?? {}))
+    if (decision === 'deny') toolsDenied.add(canonicalTool(tool) ?? tool);
+  for (const grant of parseAllowedTools((config?.deny ?? []).join(' ')).grants) {
+    if (grant.command !== undefined && grant.tools.includes('bash'))
+      deny([
+        'toolName = "run_shell_command"',
+        `commandPrefix = ${JSON.stringify(grant.command.argv.join(' '))}`,
+      ]);
+    else if (grant.command === undefined && grant.path === undefined)
+      for (const tool of grant.tools) toolsDenied.add(tool);
+  }
+  for (const tool of [...toolsDenied].sort())
+    for (const name of GEMINI_TOOLS[tool] ?? []) deny([`toolName = ${JSON.stringify(name)}`]);
+  return `${lines.join('\n')}\n`;
+}
+
 /** Gemini CLI in ACP mode (`gemini --acp -m MODEL`). */
-export function geminiSpec(command = 'gemini', prefix: readonly string[] = []): AcpAgentSpec {
+export function geminiSpec(
+  command = 'gemini',
+  prefix: readonly string[] = [],
+  policy?: PolicyConfig,
+): AcpAgentSpec {
   return {
     provider: 'gemini',
     label: 'Gemini CLI',
@@ -54,6 +104,14 @@ export function geminiSpec(command = 'gemini', prefix: readonly string[] = []): 
     args: [...prefix, '--acp'],
     versionPrefix: prefix,
     modelArgs: (model) => ['-m', model],
+    // An admin policy of the session's, above the user's and the project's (see geminiPolicy),
+    // and its approval mode kept at the default.
+    settingsArgs: (write) => [
+      '--approval-mode',
+      'default',
+      '--admin-policy',
+      write('policy.toml', geminiPolicy(policy)),
+    ],
     minimum: GEMINI_MINIMUM_VERSION,
     installHint:
       'install Gemini CLI with npm install -g @google/gemini-cli (an older one may run with --acp-command "gemini --experimental-acp")',
@@ -118,6 +176,8 @@ export interface CliDriverChoice {
     'builtinTools' | 'allowedTools' | 'disallowedTools' | 'systemPromptMode' | 'tempDir'
   >;
   readonly clientVersion?: string;
+  /** The session's policy: Gemini CLI is given its deny rules (see `geminiPolicy`). */
+  readonly policy?: PolicyConfig;
 }
 
 /** The driver of a command-line provider. */
@@ -144,7 +204,7 @@ export function createCliAgentDriver(choice: CliDriverChoice): CliAgentDriver {
           );
         spec = acpCommandSpec(choice.acpCommand);
       } else if (choice.provider === 'cursor') spec = cursorSpec(choice.command, prefix);
-      else spec = geminiSpec(choice.command, prefix);
+      else spec = geminiSpec(choice.command, prefix, choice.policy);
       return createAcpDriver({
         spec,
         env: choice.env,

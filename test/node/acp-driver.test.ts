@@ -1,4 +1,4 @@
-import { mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import {
@@ -15,7 +15,7 @@ import {
   createAcpDriver,
   permissionOutcome,
 } from '../../src/node/acp-driver.js';
-import { acpCommandSpec, cursorSpec, geminiSpec } from '../../src/node/cli-agents.js';
+import { acpCommandSpec, cursorSpec, geminiPolicy, geminiSpec } from '../../src/node/cli-agents.js';
 import { type AcpScenario, fakeAcpAgent } from '../helpers/fake-acp.js';
 import { tempDir } from '../helpers/temp.js';
 
@@ -94,7 +94,15 @@ describe('the ACP driver: the session', () => {
     await turn(session, 'second');
     await session.close();
     const record = fake.record();
-    expect(record.argv).toEqual(['--acp', '-m', 'gemini-2.5-pro']);
+    // Its admin policy from a private file, removed with the session.
+    expect(record.argv.slice(0, 4)).toEqual([
+      '--acp',
+      '--approval-mode',
+      'default',
+      '--admin-policy',
+    ]);
+    expect(record.argv.slice(5)).toEqual(['-m', 'gemini-2.5-pro']);
+    expect(existsSync(record.argv[4])).toBe(false);
     const [initialize, opened] = record.calls;
     expect(initialize[0]).toBe('initialize');
     expect(initialize[1]).toMatchObject({
@@ -600,5 +608,28 @@ describe('an agent given with --acp-command', () => {
     expect(fake.record().argv).toEqual(['--serve']);
     expect(events[0]).toMatchObject({ type: 'start', provider: 'acp' });
     expect(events.at(-1)).toMatchObject({ status: 'done', text: 'OK' });
+  });
+});
+
+describe("Gemini CLI's admin policy for a session", () => {
+  it('asks about every tool and denies what the policy denies', () => {
+    const toml = geminiPolicy({
+      tools: ['bash', 'read', 'write', 'web_fetch'],
+      deny: ['Bash(rm:*)', 'Bash(git push)', 'WebFetch', 'Read(secrets/**)'],
+      defaults: { write: 'deny' },
+    });
+    const rules = toml
+      .split('[[rule]]')
+      .slice(1)
+      .map((rule) => rule.trim());
+    expect(rules).toEqual([
+      'toolName = "*"\ndecision = "ask_user"\npriority = 900',
+      'toolName = "run_shell_command"\ncommandPrefix = "rm"\ndecision = "deny"\npriority = 999',
+      'toolName = "run_shell_command"\ncommandPrefix = "git push"\ndecision = "deny"\npriority = 999',
+      'toolName = "web_fetch"\ndecision = "deny"\npriority = 999',
+      'toolName = "write_file"\ndecision = "deny"\npriority = 999',
+    ]);
+    // Without a policy it still asks about everything.
+    expect(geminiPolicy(undefined)).toContain('decision = "ask_user"');
   });
 });
