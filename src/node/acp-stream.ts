@@ -5,26 +5,14 @@ import {
   type LoopUsage,
   ZERO_USAGE,
 } from '../internal.js';
+import { failedTurn, toolResultEvent } from './cli-session.js';
+import { type Json, number, object } from './json-fields.js';
 
 /**
  * An ACP agent's `session/update` notifications and `session/prompt` answers, read as the loop's
  * events: text and thoughts as they stream, each tool call once and its result once, usage and
  * cost, compactions; the prompt's stop reason (or its error, classified) becomes the turn's end.
  */
-
-type Json = Record<string, unknown>;
-
-const RESULT_TEXT_CHARS = 2_000;
-
-function object(value: unknown): Json | undefined {
-  return value !== null && typeof value === 'object' && !Array.isArray(value)
-    ? (value as Json)
-    : undefined;
-}
-
-function number(value: unknown): number | undefined {
-  return typeof value === 'number' && Number.isFinite(value) ? value : undefined;
-}
 
 /** The text of a content block: its text, or what it points at. */
 function blockText(block: Json | undefined): string {
@@ -184,16 +172,12 @@ export class AcpStreamReader {
     if ((status === 'completed' || status === 'failed') && !this.#finished.has(id)) {
       this.#finished.add(id);
       const text = toolText(update);
-      events.push({
-        type: 'tool-result',
-        step: this.#step,
-        id,
-        name: this.#calls.get(id) ?? id,
-        isError: status === 'failed',
-        code: null,
-        bytes: new TextEncoder().encode(text).length,
-        text: text.slice(0, RESULT_TEXT_CHARS),
-      });
+      events.push(
+        toolResultEvent(
+          { step: this.#step, id, name: this.#calls.get(id) ?? id },
+          { isError: status === 'failed', code: null, text },
+        ),
+      );
       // What the agent says after a tool's result is the next step.
       this.#needStep = true;
     }
@@ -258,25 +242,11 @@ export class AcpStreamReader {
   abandon(failure: CliFailure): LoopEvent[] {
     if (!this.#turnOpen) return [];
     this.#turnOpen = false;
-    const interrupted = this.#interrupted;
-    return [
-      {
-        type: 'error',
-        code: failure.code,
-        message: failure.message,
-        ...(failure.hint === undefined ? {} : { hint: failure.hint }),
-      },
-      {
-        type: 'end',
-        status: interrupted ? 'interrupted' : 'failed',
-        limit: null,
-        code: interrupted ? 'AGENT_INTERRUPTED' : failure.code,
-        reason: failure.message,
-        steps: this.#turnSteps,
-        usage: ZERO_USAGE,
-        text: this.#lastText,
-      },
-    ];
+    return failedTurn(failure, {
+      interrupted: this.#interrupted,
+      steps: this.#turnSteps,
+      text: this.#lastText,
+    });
   }
 }
 

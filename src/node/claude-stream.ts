@@ -5,6 +5,8 @@ import {
   type LoopUsage,
   ZERO_USAGE,
 } from '../internal.js';
+import { failedTurn, toolResultEvent } from './cli-session.js';
+import { type Json, list, number, object, string } from './json-fields.js';
 
 /**
  * Claude Code's stream-json output, read as the loop's events: one reader per session, fed each
@@ -13,34 +15,11 @@ import {
  * compaction boundaries; each turn's `result` becomes its `end`, with failures classified.
  */
 
-type Json = Record<string, unknown>;
-
-/** The most text a `tool-result` event carries (the model gets it whole). */
-const RESULT_TEXT_CHARS = 2_000;
-
 export const CLAUDE_LOGIN_HINT =
   'Log in to Claude Code once: run `claude` and type /login (or run `claude setup-token`), or set ANTHROPIC_API_KEY';
 
 const LOGIN_TEXT =
   /not logged in|please run \/login|invalid api key|oauth token (?:has )?expired|authentication[_ ]failed|\/login\b/i;
-
-function object(value: unknown): Json | undefined {
-  return value !== null && typeof value === 'object' && !Array.isArray(value)
-    ? (value as Json)
-    : undefined;
-}
-
-function list(value: unknown): Json[] {
-  return Array.isArray(value) ? value.filter((item) => object(item) !== undefined) : [];
-}
-
-function string(value: unknown): string | undefined {
-  return typeof value === 'string' ? value : undefined;
-}
-
-function number(value: unknown): number | undefined {
-  return typeof value === 'number' && Number.isFinite(value) ? value : undefined;
-}
 
 /** What went wrong, from a failed `result` and the agent's last API error. */
 export function classifyClaudeFailure(parts: {
@@ -162,25 +141,11 @@ export class ClaudeStreamReader {
   abandon(failure: CliFailure): LoopEvent[] {
     if (!this.#turnOpen) return [];
     this.#turnOpen = false;
-    const interrupted = this.#interrupted;
-    return [
-      {
-        type: 'error',
-        code: failure.code,
-        message: failure.message,
-        ...(failure.hint === undefined ? {} : { hint: failure.hint }),
-      },
-      {
-        type: 'end',
-        status: interrupted ? 'interrupted' : 'failed',
-        limit: null,
-        code: interrupted ? 'AGENT_INTERRUPTED' : failure.code,
-        reason: failure.message,
-        steps: this.#turnSteps,
-        usage: ZERO_USAGE,
-        text: this.#lastText,
-      },
-    ];
+    return failedTurn(failure, {
+      interrupted: this.#interrupted,
+      steps: this.#turnSteps,
+      text: this.#lastText,
+    });
   }
 
   #system(message: Json): LoopEvent[] {
@@ -319,16 +284,20 @@ export class ClaudeStreamReader {
     for (const block of list(body.content)) {
       if (block.type !== 'tool_result' || typeof block.tool_use_id !== 'string') continue;
       const text = resultText(block.content);
-      events.push({
-        type: 'tool-result',
-        step: this.#step,
-        id: block.tool_use_id,
-        name: this.#toolNames.get(block.tool_use_id) ?? '',
-        isError: block.is_error === true,
-        code: denied.has(block.tool_use_id) ? 'PERMISSION_DENIED' : null,
-        bytes: new TextEncoder().encode(text).length,
-        text: text.slice(0, RESULT_TEXT_CHARS),
-      });
+      events.push(
+        toolResultEvent(
+          {
+            step: this.#step,
+            id: block.tool_use_id,
+            name: this.#toolNames.get(block.tool_use_id) ?? '',
+          },
+          {
+            isError: block.is_error === true,
+            code: denied.has(block.tool_use_id) ? 'PERMISSION_DENIED' : null,
+            text,
+          },
+        ),
+      );
     }
     return events;
   }

@@ -1,5 +1,11 @@
-import { SkillhostError } from '../core.js';
-import { type CliAgentExit, type CliFailure, EventStream, type LoopEvent } from '../internal.js';
+import { type Code, SkillhostError } from '../core.js';
+import {
+  type CliAgentExit,
+  type CliFailure,
+  EventStream,
+  type LoopEvent,
+  ZERO_USAGE,
+} from '../internal.js';
 import { type CliProcess, IdleTimer } from './cli-process.js';
 import type { PrivateFolder } from './private-files.js';
 
@@ -9,6 +15,52 @@ import type { PrivateFolder } from './private-files.js';
  * a turn (paused while skillhost waits for an approval), and the one closing sequence (the
  * process stopped with its group, the private files removed, the events ended).
  */
+
+/** The most text a `tool-result` event carries (the model gets it whole). */
+const RESULT_TEXT_CHARS = 2_000;
+
+/** A tool's result as an event: its size in bytes, its text cut for the event. */
+export function toolResultEvent(
+  call: { readonly step: number; readonly id: string; readonly name: string },
+  result: { readonly isError: boolean; readonly code: Code | null; readonly text: string },
+): LoopEvent {
+  return {
+    type: 'tool-result',
+    ...call,
+    isError: result.isError,
+    code: result.code,
+    bytes: new TextEncoder().encode(result.text).length,
+    text: result.text.slice(0, RESULT_TEXT_CHARS),
+  };
+}
+
+/**
+ * The events of a turn that ends in a failure the agent did not report itself (it exited, went
+ * silent, its prompt failed): the error, then the end (interrupted when it was being stopped).
+ */
+export function failedTurn(
+  failure: CliFailure,
+  turn: { readonly interrupted: boolean; readonly steps: number; readonly text: string },
+): LoopEvent[] {
+  return [
+    {
+      type: 'error',
+      code: failure.code,
+      message: failure.message,
+      ...(failure.hint === undefined ? {} : { hint: failure.hint }),
+    },
+    {
+      type: 'end',
+      status: turn.interrupted ? 'interrupted' : 'failed',
+      limit: null,
+      code: turn.interrupted ? 'AGENT_INTERRUPTED' : failure.code,
+      reason: failure.message,
+      steps: turn.steps,
+      usage: ZERO_USAGE,
+      text: turn.text,
+    },
+  ];
+}
 
 /** Default idle timeout of a turn. */
 export const DEFAULT_IDLE_TIMEOUT_MS = 10 * 60_000;
@@ -103,19 +155,7 @@ export class CliSessionCore {
   fail(failure: CliFailure): void {
     if (this.#protocol !== undefined) this.emit(this.#protocol.abandon(failure));
     else if (this.#inTurn)
-      this.emit([
-        { type: 'error', code: failure.code, message: failure.message },
-        {
-          type: 'end',
-          status: 'failed',
-          limit: null,
-          code: failure.code,
-          reason: failure.message,
-          steps: 0,
-          usage: { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0 },
-          text: '',
-        },
-      ]);
+      this.emit(failedTurn(failure, { interrupted: false, steps: 0, text: '' }));
     this.#inTurn = false;
   }
 

@@ -1,8 +1,6 @@
-import { readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { tempDir } from './temp.js';
+import { writeFakeAgent } from './cli-turns.js';
 
 /**
  * A fake ACP agent for the unit suite (what cannot be installed, like Cursor's CLI, and the edge
@@ -83,26 +81,8 @@ app.connect(acp.ndJsonStream(Writable.toWeb(process.stdout), Readable.toWeb(proc
 const require = createRequire(import.meta.url);
 
 /** Writes the fake agent; answers its command, its environment and a reader of its record. */
-export function fakeAcpAgent(scenario: AcpScenario): {
-  readonly command: string;
-  readonly prefix: readonly string[];
-  readonly env: Record<string, string>;
-  record(): AcpRecord;
-} {
-  const dir = tempDir('skillhost-fake-acp-');
-  const script = join(dir, 'agent.mjs');
-  writeFileSync(script, SCRIPT);
-  writeFileSync(join(dir, 'scenario.json'), JSON.stringify(scenario));
-  const recordFile = join(dir, 'record.json');
-  return {
-    command: process.execPath,
-    prefix: [script],
-    env: {
-      PATH: process.env.PATH ?? '/usr/bin:/bin',
-      FAKE_SCENARIO: join(dir, 'scenario.json'),
-      FAKE_RECORD: recordFile,
-      FAKE_ACP_SDK: pathToFileURL(require.resolve('@agentclientprotocol/sdk')).href,
-    },
-    record: () => JSON.parse(readFileSync(recordFile, 'utf8')) as AcpRecord,
-  };
+export function fakeAcpAgent(scenario: AcpScenario) {
+  return writeFakeAgent<AcpRecord>('agent.mjs', SCRIPT, scenario, {
+    FAKE_ACP_SDK: pathToFileURL(require.resolve('@agentclientprotocol/sdk')).href,
+  });
 }

@@ -1,6 +1,4 @@
-import { readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { tempDir } from './temp.js';
+import { writeFakeAgent } from './cli-turns.js';
 
 /**
  * A fake `claude` for the unit suite: a small node script, written at test time, that speaks
@@ -113,29 +111,8 @@ process.stdin.on('end', () => {
 `;
 
 /** Writes the fake and its scenario; answers the command to run it and a reader of its record. */
-export function fakeClaude(scenario: FakeScenario): {
-  readonly command: string;
-  readonly prefix: readonly string[];
-  readonly env: Record<string, string>;
-  readonly dir: string;
-  record(): FakeRecord;
-} {
-  const dir = tempDir('skillhost-fake-claude-');
-  const script = join(dir, 'claude.cjs');
-  writeFileSync(script, SCRIPT);
-  writeFileSync(join(dir, 'scenario.json'), JSON.stringify(scenario));
-  const recordFile = join(dir, 'record.json');
-  return {
-    command: process.execPath,
-    prefix: [script],
-    dir,
-    env: {
-      PATH: process.env.PATH ?? '/usr/bin:/bin',
-      FAKE_SCENARIO: join(dir, 'scenario.json'),
-      FAKE_RECORD: recordFile,
-    },
-    record: () => JSON.parse(readFileSync(recordFile, 'utf8')) as FakeRecord,
-  };
+export function fakeClaude(scenario: FakeScenario) {
+  return writeFakeAgent<FakeRecord>('claude.cjs', SCRIPT, scenario);
 }
 
 /** Claude Code's messages, as the fake writes them. */

@@ -2,12 +2,9 @@ import { existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import {
-  type CliAgentSession,
   type CliMcpServer,
   type CliPermissionHandler,
   type CliPermissionRequest,
-  type LoopEvent,
-  runCliTurn,
   splitCommandLine,
 } from '../../src/internal.js';
 import {
@@ -16,6 +13,7 @@ import {
   permissionOutcome,
 } from '../../src/node/acp-driver.js';
 import { acpCommandSpec, cursorSpec, geminiPolicy, geminiSpec } from '../../src/node/cli-agents.js';
+import { ofType, turn } from '../helpers/cli-turns.js';
 import { type AcpScenario, fakeAcpAgent } from '../helpers/fake-acp.js';
 import { tempDir } from '../helpers/temp.js';
 
@@ -66,16 +64,6 @@ async function start(scenario: AcpScenario, options: StartOptions = {}) {
     ...(options.onSessionStart === undefined ? {} : { onSessionStart: options.onSessionStart }),
   });
   return { fake, session, driver, cwd };
-}
-
-async function turn(session: CliAgentSession, message = 'Review src/'): Promise<LoopEvent[]> {
-  const events: LoopEvent[] = [];
-  for await (const event of runCliTurn(session, message)) events.push(event);
-  return events;
-}
-
-function ofType<T extends LoopEvent['type']>(events: readonly LoopEvent[], type: T) {
-  return events.filter((event): event is Extract<LoopEvent, { type: T }> => event.type === type);
 }
 
 const text = (value: string) => ({

@@ -4,7 +4,6 @@ import { evaluate, type PolicyConfig, type ToolRequest } from '../../src/core.js
 import {
   ApprovalBroker,
   type ApprovalRequest,
-  type CliAgentSession,
   type CliMcpServer,
   type CliPermissionHandler,
   type CliPermissionRequest,
@@ -14,6 +13,7 @@ import {
 } from '../../src/internal.js';
 import { createClaudeDriver } from '../../src/node/claude-driver.js';
 import { sha256 } from '../../src/node/hash.js';
+import { ofType, turn } from '../helpers/cli-turns.js';
 import { type FakeScenario, fakeClaude, claudeMessages as m } from '../helpers/fake-claude.js';
 import { tempDir } from '../helpers/temp.js';
 
@@ -68,16 +68,6 @@ async function start(
     ...(options.onSessionStart === undefined ? {} : { onSessionStart: options.onSessionStart }),
   });
   return { fake, session, driver, cwd, temp };
-}
-
-async function turn(session: CliAgentSession, message = 'Review src/'): Promise<LoopEvent[]> {
-  const events: LoopEvent[] = [];
-  for await (const event of runCliTurn(session, message)) events.push(event);
-  return events;
-}
-
-function ofType<T extends LoopEvent['type']>(events: readonly LoopEvent[], type: T) {
-  return events.filter((event): event is Extract<LoopEvent, { type: T }> => event.type === type);
 }
 
 /** Whether a process runs (a zombie waiting for its parent to reap it runs no more). */
