@@ -671,11 +671,11 @@ export const CODES = {
   MODEL_PROVIDER_UNKNOWN: code(
     'usage',
     'The provider is not one skillhost knows.',
-    'Use anthropic, openai or openai-compatible (model APIs), or claude or cursor (command-line agents); see the model table in the README.',
+    'Use anthropic, openai or openai-compatible (model APIs), or claude, cursor, gemini or acp (command-line agents); see the model table in the README.',
   ),
   MODEL_PROVIDER_CLI: code(
     'usage',
-    'The provider is a command-line agent (claude, cursor), which agent run does not drive yet.',
+    'The provider is a command-line agent (claude, cursor, gemini, acp), which agent run does not drive yet.',
     'Choose a model API: --provider anthropic (ANTHROPIC_API_KEY), openai (OPENAI_API_KEY) or openai-compatible (--base-url).',
   ),
   MODEL_KEY_MISSING: code(
@@ -722,6 +722,56 @@ export const CODES = {
     'runtime',
     'The model refused to answer (a refusal or content filter stop).',
     'Rephrase the task, or name a fallback model in agent.yaml.',
+  ),
+  MODEL_CONTEXT_TOO_LONG: code(
+    'runtime',
+    "The conversation no longer fits the model's context window, and the agent could not compact it further.",
+    'Start a new session, give a smaller task, or preload fewer skills.',
+  ),
+  CLI_AGENT_NOT_INSTALLED: code(
+    'usage',
+    'The command-line agent the provider names is not installed (its program is not on PATH).',
+    'Install it (Claude Code: npm install -g @anthropic-ai/claude-code; Gemini CLI: npm install -g @google/gemini-cli; Cursor: curl https://cursor.com/install -fsS | bash), or choose a model API: --provider anthropic, openai or openai-compatible.',
+  ),
+  CLI_AGENT_VERSION_UNSUPPORTED: code(
+    'usage',
+    'The command-line agent is older than the oldest version skillhost can drive, or its version cannot be read.',
+    "Update it (npm install -g @anthropic-ai/claude-code@latest, or the agent's own update command), or choose a model API provider.",
+  ),
+  CLI_AGENT_LOGIN_REQUIRED: code(
+    'runtime',
+    'The command-line agent is not logged in, or its credentials were refused.',
+    'Log in once with the agent itself (claude, then /login; gemini; agent login), or give it its API key in the environment (ANTHROPIC_API_KEY, GEMINI_API_KEY, CURSOR_API_KEY).',
+  ),
+  CLI_AGENT_FAILED: code(
+    'runtime',
+    'The command-line agent failed: it exited before answering, or reported an error skillhost cannot classify.',
+    'Read the message and the end of its error output; run the agent by itself to check it works.',
+  ),
+  CLI_AGENT_PROTOCOL_ERROR: code(
+    'runtime',
+    'The command-line agent sent output that is not its protocol (a line that is not JSON, a message too large, an answer to nothing).',
+    'Check that the program is the agent it should be and a supported version of it.',
+  ),
+  CLI_AGENT_IDLE_TIMEOUT: code(
+    'runtime',
+    'The command-line agent said nothing for longer than the idle timeout during a turn, and was stopped with every process it started.',
+    "Raise the idle timeout, or check the agent's network and login; time spent waiting for your approval does not count.",
+  ),
+  CLI_AGENT_MODE_UNSAFE: code(
+    'usage',
+    "The command-line agent's mode cannot ask for approval (Cursor's print mode), but the policy would ask about some tools.",
+    "Use the agent's ACP mode (the default), or make the policy allow or deny every tool before passing --cursor-print.",
+  ),
+  CLI_AGENT_COMMAND_INVALID: code(
+    'usage',
+    'The --acp-command is not one plain command line: it needs a program and its arguments, quoted as a shell would, without expansions, pipes or redirections.',
+    'Give the program and its arguments, e.g. --acp-command "my-agent --acp"; put anything else in a script and name the script.',
+  ),
+  CLI_AGENT_REQUEST_REFUSED: code(
+    'runtime',
+    'skillhost refused a request of the command-line agent: a file outside the workspace or not readable safely, a write to a read-only workspace, a terminal, or a method it does not offer.',
+    'Let the agent use its own tools through the policy, or widen the workspace (--workspace, --workspace-writable).',
   ),
   AGENT_LIMIT_REACHED: code(
     'runtime',

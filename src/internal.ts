@@ -41,11 +41,47 @@ export {
   NO_TERMINAL_NOTE,
 } from './loop/approvals.js';
 export {
+  type CliAgentDriver,
+  type CliAgentExit,
+  type CliAgentSession,
+  type CliAgentStartOptions,
+  type CliAgentVersion,
+  type CliFailure,
+  type CliMcpServer,
+  type CliPermissionDecision,
+  type CliPermissionHandler,
+  type CliPermissionRequest,
+  type CliPermissionScope,
+  type CliWorkspace,
+  runCliTurn,
+  type SessionStartHook,
+  type SessionStartInfo,
+} from './loop/cli-agent.js';
+export {
+  type CliPolicyOptions,
+  type CliToolQuestion,
+  denialMessage,
+  policyPermissions,
+} from './loop/cli-permissions.js';
+export {
+  type AcpToolCallLike,
+  acpToolRequest,
+  claudeBuiltinTools,
+  claudePermissionFlags,
+  claudeToolRequest,
+  isRuntimeTool,
+  splitCommandLine,
+  workspacePath,
+} from './loop/cli-tools.js';
+export { EventStream } from './loop/event-stream.js';
+export {
+  addUsage,
   EVENT_SCHEMA_VERSION,
   type LoopEvent,
   type LoopLimit,
   type LoopStatus,
   type LoopUsage,
+  ZERO_USAGE,
 } from './loop/events.js';
 export {
   type AgentLoopOptions,

@@ -4,10 +4,18 @@ import type { AgentModels } from './manifest.js';
 
 /**
  * A provider skillhost can plan for; `claude` is the default, as the agent format says.
- * `claude` and `cursor` are command-line agents; `anthropic`, `openai` and `openai-compatible`
- * are model APIs that `skillhost agent run` calls itself.
+ * `claude`, `cursor`, `gemini` and `acp` (any agent speaking the Agent Client Protocol) are
+ * command-line agents; `anthropic`, `openai` and `openai-compatible` are model APIs that
+ * `skillhost agent run` calls itself.
  */
-export type ProviderName = 'claude' | 'cursor' | 'anthropic' | 'openai' | 'openai-compatible';
+export type ProviderName =
+  | 'claude'
+  | 'cursor'
+  | 'gemini'
+  | 'acp'
+  | 'anthropic'
+  | 'openai'
+  | 'openai-compatible';
 
 export interface ProviderInfo {
   readonly name: ProviderName;
@@ -15,7 +23,10 @@ export interface ProviderInfo {
   readonly kind: 'api' | 'cli';
   /** Other spellings that mean this provider. */
   readonly synonyms: readonly string[];
-  /** The model used when neither the command line nor the manifest names one. */
+  /**
+   * The model used when neither the command line nor the manifest names one; empty for a
+   * command-line agent whose own default applies (it reports the model it uses).
+   */
   readonly defaultModel: string;
   /** Aliases → model id. Aliases name tiers, so the same agent works across providers. */
   readonly aliases: Readonly<Record<string, string>>;
@@ -33,16 +44,20 @@ const CLAUDE_MODEL_ID = /^claude-[a-z0-9][a-z0-9.-]*$/;
 /** The tier names every provider with tiers knows; they mean nothing to a local server. */
 const TIERS = new Set(['sonnet', 'opus', 'haiku']);
 
+/** Providers whose models have no tiers: a tier alias cannot name one. */
+const UNTIERED = new Set<ProviderName>(['openai-compatible', 'acp']);
+
 /**
  * The one table of providers and model aliases. `sonnet`, `opus` and `haiku` are tiers
  * (balanced, strongest, fastest) and resolve per provider.
  */
 export const PROVIDERS: readonly ProviderInfo[] = [
   {
+    // Claude Code's own default model applies unless one is chosen (it says which in its init).
     name: 'claude',
     kind: 'cli',
     synonyms: ['claude-code'],
-    defaultModel: 'claude-sonnet-4-5',
+    defaultModel: '',
     aliases: CLAUDE_ALIASES,
     modelId: CLAUDE_MODEL_ID,
   },
@@ -91,6 +106,31 @@ export const PROVIDERS: readonly ProviderInfo[] = [
     },
     modelId: /^[a-z0-9][a-z0-9.-]*$/,
   },
+  {
+    // Gemini CLI in its ACP mode; its own default (a router over its models) applies unless
+    // one is chosen.
+    name: 'gemini',
+    kind: 'cli',
+    synonyms: ['gemini-cli'],
+    defaultModel: '',
+    aliases: {
+      sonnet: 'gemini-2.5-flash',
+      opus: 'gemini-2.5-pro',
+      haiku: 'gemini-2.5-flash-lite',
+      pro: 'gemini-2.5-pro',
+      flash: 'gemini-2.5-flash',
+    },
+    modelId: /^gemini-[a-z0-9][a-z0-9.-]*$/,
+  },
+  {
+    // Any agent speaking the Agent Client Protocol (--acp-command): its models are its own.
+    name: 'acp',
+    kind: 'cli',
+    synonyms: [],
+    defaultModel: '',
+    aliases: {},
+    modelId: /^[A-Za-z0-9][A-Za-z0-9._:/@+[\]-]{0,199}$/,
+  },
 ];
 
 /** The resolved plan: which provider and model to call, and what to fall back to. */
@@ -117,14 +157,20 @@ function resolveModel(provider: ProviderInfo, model: string): { id: string; alia
   const wanted = model.trim();
   const alias = provider.aliases[wanted.toLowerCase()];
   if (alias !== undefined) return { id: alias, alias: wanted.toLowerCase() };
-  if (provider.name === 'openai-compatible' && (wanted === '' || TIERS.has(wanted.toLowerCase()))) {
+  if (UNTIERED.has(provider.name) && TIERS.has(wanted.toLowerCase())) {
     throw new SkillhostError(
       'MODEL_UNKNOWN',
-      wanted === ''
-        ? 'An OpenAI-compatible server has no default model: name one with --model (e.g. --model qwen2.5-coder:7b)'
-        : `${quote(wanted)} is a tier alias, which an OpenAI-compatible server does not know: name its model with --model`,
+      `${quote(wanted)} is a tier alias, which ${provider.name === 'acp' ? 'an ACP agent' : 'an OpenAI-compatible server'} does not know: name its model with --model`,
     );
   }
+  if (provider.name === 'openai-compatible' && wanted === '') {
+    throw new SkillhostError(
+      'MODEL_UNKNOWN',
+      'An OpenAI-compatible server has no default model: name one with --model (e.g. --model qwen2.5-coder:7b)',
+    );
+  }
+  // A command-line agent without a default of ours uses its own.
+  if (wanted === '' && provider.kind === 'cli') return { id: '' };
   if (provider.modelId.test(wanted)) return { id: wanted };
   throw new SkillhostError(
     'MODEL_UNKNOWN',
@@ -159,7 +205,7 @@ export function resolveModelPlan(
     try {
       fallback = resolveModel(provider, models.fallback).id;
     } catch (error) {
-      if (provider.name !== 'openai-compatible') throw error;
+      if (!UNTIERED.has(provider.name)) throw error;
     }
   }
   return {

@@ -31,6 +31,10 @@ export type LoopEvent =
       readonly model: string;
       readonly fallback: string | null;
       readonly tools: readonly string[];
+      /** A command-line agent's own session id (what resuming it takes), once it said it. */
+      readonly agentSession?: string;
+      /** A command-line agent's version, as it reported it. */
+      readonly agentVersion?: string;
     }
   | {
       readonly type: 'step';
@@ -85,6 +89,8 @@ export type LoopEvent =
       readonly step: number;
       readonly usage: LoopUsage;
       readonly finishReason: string;
+      /** What the request (or a command-line agent's turn) cost in US dollars, when the provider says. */
+      readonly costUsd?: number;
     }
   | {
       readonly type: 'retry';
@@ -102,7 +108,31 @@ export type LoopEvent =
       readonly code: Code;
       readonly message: string;
     }
-  | { readonly type: 'error'; readonly code: Code; readonly message: string }
+  | {
+      readonly type: 'error';
+      readonly code: Code;
+      readonly message: string;
+      /** What to do about it, when the code alone does not say (a login command, say). */
+      readonly hint?: string;
+    }
+  | {
+      /**
+       * A command-line agent compacted its conversation: what it had in context was replaced by
+       * a summary. Skills activated before it may have left the context.
+       */
+      readonly type: 'compaction';
+      /** `auto` (the context was full) or `manual` (asked for), as the agent says; else `unknown`. */
+      readonly trigger: 'auto' | 'manual' | 'unknown';
+      /** Tokens in context before and after, when the agent says. */
+      readonly preTokens: number | null;
+      readonly postTokens: number | null;
+    }
+  | {
+      /** Something the user should know that does not stop the run. */
+      readonly type: 'warning';
+      readonly code: Code;
+      readonly message: string;
+    }
   | {
       readonly type: 'end';
       readonly status: LoopStatus;

@@ -121,10 +121,11 @@ describe('model resolution', () => {
       model: 'gpt-5',
       fallback: 'gpt-5-mini',
     });
+    // Claude Code's own default applies when the agent names no model.
     expect(resolveModelPlan(undefined)).toMatchObject({
       provider: 'claude',
       providerFrom: 'default',
-      model: 'claude-sonnet-4-5',
+      model: '',
       modelFrom: 'default',
     });
     expect(resolveModelPlan({ preferred: 'claude-3-7-sonnet-latest' }).model).toBe(
@@ -141,6 +142,31 @@ describe('model resolution', () => {
         { provider: 'openai-compatible', model: 'qwen2.5-coder:7b' },
       ),
     ).toMatchObject({ provider: 'openai-compatible', model: 'qwen2.5-coder:7b' });
+  });
+
+  it('plans for Gemini CLI and any ACP agent, with their own defaults', () => {
+    expect(resolveModelPlan({ provider: 'gemini' })).toMatchObject({
+      provider: 'gemini',
+      model: '',
+    });
+    expect(resolveModelPlan({ provider: 'gemini-cli', preferred: 'opus' }).model).toBe(
+      'gemini-2.5-pro',
+    );
+    expect(
+      resolveModelPlan({ provider: 'gemini', preferred: 'gemini-3-flash-preview' }).model,
+    ).toBe('gemini-3-flash-preview');
+    expect(resolveModelPlan({ provider: 'acp' })).toMatchObject({ provider: 'acp', model: '' });
+    expect(resolveModelPlan({ provider: 'acp', preferred: 'org/model-7b' }).model).toBe(
+      'org/model-7b',
+    );
+    // Tiers mean nothing to an unknown agent: refused as a choice, left out as a fallback.
+    expect(() => resolveModelPlan({ provider: 'acp', preferred: 'sonnet' })).toThrow(
+      expect.objectContaining({ code: 'MODEL_UNKNOWN' }),
+    );
+    expect(resolveModelPlan({ provider: 'acp', fallback: 'haiku' }).fallback).toBeUndefined();
+    expect(() => resolveModelPlan({ provider: 'gemini', preferred: 'gpt-5' })).toThrow(
+      expect.objectContaining({ code: 'MODEL_UNKNOWN' }),
+    );
   });
 
   it('refuses unknown providers and models with codes', () => {

@@ -42,17 +42,30 @@ export interface ScriptedToolCall {
   readonly rawArguments?: string;
 }
 
+/** An API failure as the service sends it: an HTTP status, the API's error type and its message. */
+export interface ScriptedFailure {
+  readonly status: number;
+  /** The API's error type, e.g. `rate_limit_error`, `overloaded_error`, `invalid_request_error`. */
+  readonly type: string;
+  readonly message: string;
+}
+
 /**
  * One model turn: tool calls, or a final answer; or a model that never answers (`hang`: the
- * request stays open until the server closes), to interrupt a client in the middle of a turn.
+ * request stays open until the server closes), to interrupt a client in the middle of a turn;
+ * or a failure of the API (`fail`, answered with its status and never worth a retry).
  */
 export type ScriptedTurn =
   | { readonly toolCalls: readonly ScriptedToolCall[] }
   | { readonly text: string }
-  | { readonly hang: true };
+  | { readonly hang: true }
+  | { readonly fail: ScriptedFailure };
 
 /** A turn that answers. */
-type AnsweringTurn = Exclude<ScriptedTurn, { readonly hang: true }>;
+type AnsweringTurn = Exclude<
+  ScriptedTurn,
+  { readonly hang: true } | { readonly fail: ScriptedFailure }
+>;
 
 export interface RecordedRequest {
   readonly api: ModelApi;
@@ -122,11 +135,21 @@ function send(response: ServerResponse, status: number, body: unknown): void {
   response.end(text);
 }
 
-function errorBody(api: ModelApi, message: string): Json {
+/** The API's error body; `type` is the API's error type (Gemini's status, e.g. `RESOURCE_EXHAUSTED`). */
+function errorBody(api: ModelApi, message: string, failure?: ScriptedFailure): Json {
   if (api === 'anthropic')
-    return { type: 'error', error: { type: 'invalid_request_error', message } };
-  if (api === 'gemini') return { error: { code: 400, message, status: 'INVALID_ARGUMENT' } };
-  return { error: { message, type: 'invalid_request_error', param: null, code: null } };
+    return { type: 'error', error: { type: failure?.type ?? 'invalid_request_error', message } };
+  if (api === 'gemini')
+    return {
+      error: {
+        code: failure?.status ?? 400,
+        message,
+        status: failure?.type ?? 'INVALID_ARGUMENT',
+      },
+    };
+  return {
+    error: { message, type: failure?.type ?? 'invalid_request_error', param: null, code: null },
+  };
 }
 
 function list(value: unknown): Json[] {
@@ -447,6 +470,10 @@ export async function startModelServer(
         return;
       }
       if ('hang' in turn) return;
+      if ('fail' in turn) {
+        send(response, turn.fail.status, errorBody(api, turn.fail.message, turn.fail));
+        return;
+      }
       const answer = reply(api, turn, requests.length, body, path);
       if (streamed(api, body, path)) sendStream(response, api, answer);
       else send(response, 200, answer);

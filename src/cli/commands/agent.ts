@@ -123,7 +123,7 @@ async function show(args: ParsedArgs, io: CliIO, deps: CliDeps, name: string): P
       `${printable(manifest.name)}${manifest.description === undefined ? '' : ` — ${printable(manifest.description)}`}`,
       `  path:      ${printable(displayPath(definition.directory, deps.cwd))}`,
       `  provider:  ${plan.provider} (${plan.providerFrom})`,
-      `  model:     ${printable(plan.model)}${plan.alias === undefined ? '' : ` (alias ${plan.alias})`} (${plan.modelFrom})`,
+      `  model:     ${plan.model === '' ? "the agent's own default" : printable(plan.model)}${plan.alias === undefined ? '' : ` (alias ${plan.alias})`} (${plan.modelFrom})`,
       `  fallback:  ${printable(plan.fallback ?? '(none)')}`,
       `  budget:    ${manifest.contextBudget === undefined ? '(none)' : `${manifest.contextBudget} tokens`}`,
       `  skills:    ${document.skills.map((item) => `${printable(item.name)} [${item.status}]`).join(', ') || '(none)'}`,
