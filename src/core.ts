@@ -222,6 +222,7 @@ export type {
   Refusal,
   ScriptApprovalQuestion,
   ScriptRun,
+  SessionOptions,
   SkillFileListing,
   SkillRuntime,
 } from './runtime/types.js';

@@ -37,6 +37,7 @@ import {
   activateWithoutAsking,
 } from './activate.js';
 import { type AgentBase, type LoadAgentOptions, type LoadedAgent, loadAgent } from './agents.js';
+import { type GrantRules, SessionGrants } from './grants.js';
 import { RegistryHub } from './hub.js';
 import {
   discoveryRecord,
@@ -64,6 +65,7 @@ import type {
   ApprovalStore,
   Refusal,
   ScriptRun,
+  SessionOptions,
   SkillFileListing,
   SkillRuntime,
 } from './types.js';
@@ -108,8 +110,8 @@ export class Runtime implements SkillRuntime {
   readonly #activation: ActivationHost;
   /** The policy for the runtime's own capabilities (its tools allowed by default). */
   readonly #gateConfig: PolicyConfig;
-  /** Grants of skills activated in the current turn. */
-  readonly #grants = new Map<string, ActiveSkillGrants>();
+  /** Grants of skills activated in the current turn (or by the session's rules). */
+  readonly #grants: SessionGrants;
   /** Tool calls run one at a time, in the order they were made. */
   #queue: Promise<unknown> = Promise.resolve();
   readonly #sessions = new Set<Runtime>();
@@ -119,8 +121,16 @@ export class Runtime implements SkillRuntime {
    * Opens the registry and records what each source holds; with `hub`, a further session over
    * a registry another session opened (`openSession`).
    */
-  constructor(parts: RuntimeParts, hub?: { readonly hub: RegistryHub; readonly parent: string }) {
+  constructor(
+    parts: RuntimeParts,
+    hub?: {
+      readonly hub: RegistryHub;
+      readonly parent: string;
+      readonly rules?: GrantRules;
+    },
+  ) {
     this.#parts = parts;
+    this.#grants = new SessionGrants(hub?.rules ?? {}, parts.now);
     this.#ownsRegistry = hub === undefined;
     this.#hub = hub?.hub ?? new RegistryHub(Runtime.#openRegistry(parts));
     this.#registry = this.#hub.registry;
@@ -153,7 +163,7 @@ export class Runtime implements SkillRuntime {
       contentHash: (entry) => this.#registry.contentHash(entry),
       activeHash: (address) => this.#session.activeHash(address),
       gate: (request) => this.#gate(request),
-      grant: (grants) => this.#grants.set(grants.address, grants),
+      grant: (grants) => this.#grants.add(grants),
     };
     this.#record(sessionStartRecord(parts.policy, hub?.parent));
     if (hub !== undefined) return;
@@ -193,7 +203,12 @@ export class Runtime implements SkillRuntime {
   }
 
   get grants(): readonly ActiveSkillGrants[] {
-    return [...this.#grants.values()];
+    return this.#grants.all;
+  }
+
+  /** Notes a call of this session (an idle session's grants end first, by its rules). */
+  #called(): void {
+    this.#grants.called();
   }
 
   /** The host's tools, for the tool table. */
@@ -300,10 +315,12 @@ export class Runtime implements SkillRuntime {
   }
 
   activate(name: string, options: ActivationOptions): Activation {
+    this.#called();
     return activateWithoutAsking(this.#activation, name, options);
   }
 
   requestActivation(name: string, options: ActivationOptions): Promise<Activation> {
+    this.#called();
     return activateAsking(this.#activation, name, options);
   }
 
@@ -334,6 +351,7 @@ export class Runtime implements SkillRuntime {
   }
 
   readResource(name: string, path: string, options: ResourceOptions = {}): SkillResource {
+    this.#called();
     let resource: SkillResource;
     let gate: PolicyDecision;
     let entry: RegistryEntry;
@@ -382,23 +400,8 @@ export class Runtime implements SkillRuntime {
     args: readonly string[] = [],
     options: { readonly approveOnce?: boolean } = {},
   ): Promise<ScriptRun> {
-    return runSkillScript(
-      {
-        fs: this.#parts.fs,
-        hash: this.#parts.hash,
-        scripts: this.#parts.scripts,
-        approvals: this.#parts.approvals,
-        confirm: this.#parts.confirm,
-        usable: (skill) => this.#usable(skill),
-        isActive: (address) => this.#session.isActive(address),
-        decide: (request) => this.#decide(request),
-        record: (input) => this.#record(input),
-      },
-      name,
-      script,
-      args,
-      options.approveOnce === true,
-    );
+    this.#called();
+    return runSkillScript(this.#scriptHost(), name, script, args, options.approveOnce === true);
   }
 
   explainScript(
@@ -428,25 +431,11 @@ export class Runtime implements SkillRuntime {
     script: string,
     options: { readonly network?: boolean } = {},
   ): { readonly skill: string; readonly script: string; readonly contentHash: string } {
-    return approveSkillScript(
-      {
-        fs: this.#parts.fs,
-        hash: this.#parts.hash,
-        scripts: this.#parts.scripts,
-        approvals: this.#parts.approvals,
-        confirm: this.#parts.confirm,
-        usable: (skill) => this.#usable(skill),
-        isActive: (address) => this.#session.isActive(address),
-        decide: (request) => this.#decide(request),
-        record: (input) => this.#record(input),
-      },
-      name,
-      script,
-      options.network === true,
-    );
+    return approveSkillScript(this.#scriptHost(), name, script, options.network === true);
   }
 
   authorize(request: ToolRequest): PolicyDecision {
+    this.#called();
     const decision = this.#decide(request);
     this.#record({
       event: 'permission-decide',
@@ -493,7 +482,10 @@ export class Runtime implements SkillRuntime {
   }
 
   callTool(name: string, input: unknown): Promise<ToolCallResult> {
-    const call = this.#queue.then(() => callRuntimeTool(this, name, input));
+    const call = this.#queue.then(() => {
+      this.#called();
+      return callRuntimeTool(this, name, input);
+    });
     this.#queue = call.catch(() => undefined);
     return call;
   }
@@ -521,12 +513,13 @@ export class Runtime implements SkillRuntime {
     return this.#hub.onChange(listener);
   }
 
-  openSession(options: { readonly id: string }): SkillRuntime {
+  openSession(options: SessionOptions): SkillRuntime {
     if (this.#closed)
       throw new SkillhostError('USAGE', 'This runtime is closed; open sessions before closing it');
+    const { id, ...rules } = options;
     const session = new Runtime(
-      { ...this.#parts, audit: { sink: this.#parts.audit.sink, sessionId: options.id } },
-      { hub: this.#hub, parent: this.#parts.audit.sessionId },
+      { ...this.#parts, audit: { sink: this.#parts.audit.sink, sessionId: id } },
+      { hub: this.#hub, parent: this.#parts.audit.sessionId, rules },
     );
     this.#sessions.add(session);
     session.#sessions.add(this);
