@@ -11,6 +11,7 @@ import { createSandboxRunner } from '../../node/sandbox.js';
 import { createSessionStore, readPrivateFile } from '../../node/session-store.js';
 import type { CliDeps } from '../io.js';
 import { readUserConfig, writeUserConfig } from './config.js';
+import { readTextFile, selfCommand, writeTextFile } from './files.js';
 
 /**
  * Tunes this process for a short command over possibly many files: V8's young generation is
@@ -44,6 +45,10 @@ export function createNodeCliDeps(): CliDeps {
     newSessionId: () => randomUUID(),
     sessions: createSessionStore,
     readPrivateFile,
+    platform: process.platform,
+    readTextFile,
+    writeTextFile,
+    selfCommand,
     onInterrupt: (listener) => {
       let pressed = 0;
       const handler = () => {
