@@ -68,6 +68,16 @@ describe.each(['stdio', 'http'] as const)('Claude Code over %s', (transport) => 
   it('sends the model the file text after skillhost_read', async () => {
     expect(received(await read(), 1)).toContain(REFERENCE_MARKER);
   });
+
+  it('ends the server cleanly: exit 0, the audit session closed', async () => {
+    const run = await read();
+    if (transport === 'http') expect(run.httpServerExit).toEqual({ code: 0, signal: null });
+    else expect(run.server?.end).toEqual(expect.objectContaining({ code: 0 }));
+    expect(run.audit.at(-1)?.event).toBe('session-end');
+  });
+});
+    expect(run.audit.at(-1)?.event).toBe('session-end');
+  });
 });
 
 describe('Claude Code over stdio', () => {

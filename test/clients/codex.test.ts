@@ -180,3 +180,30 @@ describe('Codex over stdio', () => {
     expect(defaultsAfterFirstSignal(run.server as TracedProcess)).toEqual([]);
   });
 });
+
+describe('Codex over HTTP', () => {
+  const activation = once(() =>
+    runClient({
+      api: 'responses',
+      turns: codexTurns([ACTIVATE, READ]),
+      ...codex({ allow: ['skillhost_activate', 'skillhost_read'], transport: 'http' }),
+    }),
+  );
+
+  it('sends the model the skill body and the file text', async () => {
+    const run = await activation();
+    expectCompletedOffline(run, 3);
+    expect(received(run, 1)).toContain(BODY_MARKER);
+    expect(received(run, 2)).toContain(REFERENCE_MARKER);
+  });
+
+  it('serves it from a session of its own, ended when the server stops (exit 0)', async () => {
+    const run = await activation();
+    const activated = run.audit.find((record) => record.event === 'skill-activate');
+    const starts = run.audit.filter((record) => record.event === 'session-start');
+    expect(starts.map((record) => record.session_id)).toContain(activated?.session_id);
+    expect(activated?.session_id).not.toBe(starts[0]?.session_id);
+    expect(run.httpServerExit).toEqual({ code: 0, signal: null });
+    expect(run.audit.at(-1)?.event).toBe('session-end');
+  });
+});
