@@ -76,9 +76,6 @@ describe.each(['stdio', 'http'] as const)('Claude Code over %s', (transport) => 
     expect(run.audit.at(-1)?.event).toBe('session-end');
   });
 });
-    expect(run.audit.at(-1)?.event).toBe('session-end');
-  });
-});
 
 describe('Claude Code over stdio', () => {
   const interrupted = once(() =>
