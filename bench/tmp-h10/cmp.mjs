@@ -10,5 +10,6 @@ for (let r = 0; r <= rounds; r++) for (const [k, argv] of Object.entries(variant
   const e = performance.now() - t; await c.close(); if (r > 0) res[k].push(e);
 }
 const med = (v) => { const s = [...v].sort((a, b) => a - b); return s[s.length >> 1]; };
-const base = med(Object.values(res)[0]);
-for (const [k, v] of Object.entries(res)) console.log(k.padEnd(12), med(v).toFixed(1), (med(v) / base).toFixed(2) + 'x');
+const min = (v) => Math.min(...v);
+const base = med(Object.values(res)[0]); const baseMin = min(Object.values(res)[0]);
+for (const [k, v] of Object.entries(res)) console.log(k.padEnd(12), 'median', med(v).toFixed(1), (med(v) / base).toFixed(2) + 'x', ' min', min(v).toFixed(1), (min(v) / baseMin).toFixed(2) + 'x');
