@@ -114,13 +114,15 @@ export class CatalogRenderer {
     const { budget, toolBudget } = this.#settings;
     const wanted: Array<{ format: CatalogFormat; budget: number }> = [{ format: 'xml', budget }];
     if (toolBudget > 0) wanted.push({ format: 'markdown', budget: toolBudget });
-    const estimated = wanted.map((want) => this.#catalog(want.format, want.budget));
-    let results = estimated.map((result) => result.text);
-    if (!estimated.every((result, index) => uncut(result, wanted[index]?.budget ?? 0))) {
-      const key = this.#cacheKey(wanted);
-      const cached = key === undefined ? undefined : this.#load(key.name, key.content);
-      if (cached !== undefined && cached.length === wanted.length) results = cached;
-      else {
+    // Counted before, for these very skills: served as counted, with neither estimate nor count.
+    const key = this.#cacheKey(wanted);
+    const cached = key === undefined ? undefined : this.#load(key.name, key.content);
+    let results: string[];
+    if (cached !== undefined && cached.length === wanted.length) results = cached;
+    else {
+      const estimated = wanted.map((want) => this.#catalog(want.format, want.budget));
+      results = estimated.map((result) => result.text);
+      if (!estimated.every((result, index) => uncut(result, wanted[index]?.budget ?? 0))) {
         const count = await this.#loadCounter();
         results = wanted.map((want) => this.#catalog(want.format, want.budget, count).text);
         if (key !== undefined) this.#save(key.name, key.content, results);

@@ -8,9 +8,9 @@ import { createJsonlAuditSink, readAuditLogFile } from '../../node/audit-sink.js
 import { createDirectoryCacheStore } from '../../node/cache-store.js';
 import { createNodeFileSystem } from '../../node/fs.js';
 import { sha256 } from '../../node/hash.js';
+import type { ScriptRunner } from '../../node/index.js';
 import type * as Sandbox from '../../node/sandbox.js';
 import type * as SessionStore from '../../node/session-store.js';
-import type { ScriptRunner } from '../../node/index.js';
 import type { CliDeps } from '../io.js';
 import { readUserConfig, writeUserConfig } from './config.js';
 import { readTextFile, selfCommand, writeTextFile } from './files.js';
