@@ -129,10 +129,14 @@ export class SkillServerHub {
   readonly #limits: ResourceLimits;
   readonly #catalogs: CatalogRenderer;
   readonly #listeners = new Set<() => void>();
-  readonly #frontmatter = new Map<string, { revision: number; value: Skill['frontmatter'] }>();
+  /** The listings' frontmatter of the registry state `#frontmatterRevision`, by address. */
+  readonly #frontmatter = new Map<string, Skill['frontmatter']>();
+  #frontmatterRevision = -1;
   #watch: WatchHandle | undefined;
   #stopListening: (() => void) | undefined;
-  #tools: { readonly revision: number; readonly tools: Tool[] } | undefined;
+  #tools:
+    | { readonly revision: number; readonly catalog: string; readonly tools: Tool[] }
+    | undefined;
 
   constructor(runtime: SkillRuntime, options: McpServerOptions = {}) {
     this.runtime = runtime;
@@ -177,10 +181,12 @@ export class SkillServerHub {
    */
   tools(): Tool[] {
     const revision = this.runtime.revision;
-    if (this.#tools?.revision !== revision) {
-      const catalog = this.#catalogs.current().tool;
+    const catalog = this.#catalogs.current().tool;
+    // The catalog counted by `prepare` replaces the one estimated for the same state.
+    if (this.#tools?.revision !== revision || this.#tools.catalog !== catalog) {
       this.#tools = {
         revision,
+        catalog,
         tools: this.runtime.tools().map((tool) => ({
           name: tool.name,
           title: tool.title,
@@ -216,9 +222,12 @@ export class SkillServerHub {
    * state through the runtime; the registry's view when the file cannot be read or parsed so.
    */
   #listedFrontmatter(entry: RegistryEntry, resources: SkillResources): Skill['frontmatter'] {
-    const revision = this.runtime.revision;
+    if (this.#frontmatterRevision !== this.runtime.revision) {
+      this.#frontmatter.clear();
+      this.#frontmatterRevision = this.runtime.revision;
+    }
     const known = this.#frontmatter.get(entry.address);
-    if (known?.revision === revision) return known.value;
+    if (known !== undefined) return known;
     let value = registryFrontmatter(entry) as Skill['frontmatter'];
     try {
       const [content] = resources.read(skillUri(entry.name, SKILL_FILE)).contents;
@@ -229,7 +238,7 @@ export class SkillServerHub {
     } catch {
       // The read was refused and recorded by the runtime; the listing shows what it loaded.
     }
-    this.#frontmatter.set(entry.address, { revision, value });
+    this.#frontmatter.set(entry.address, value);
     return value;
   }
 
