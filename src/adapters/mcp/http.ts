@@ -1,8 +1,4 @@
-import {
-  localhostHostValidation,
-  type NodeIncomingMessageLike,
-  toNodeHandler,
-} from '@modelcontextprotocol/node';
+import type { NodeIncomingMessageLike } from '@modelcontextprotocol/node';
 import {
   createMcpHandler,
   isInitializeRequest,
@@ -212,6 +208,8 @@ export async function serveHttp(
     modern.notify.resourcesChanged();
   });
   const sessions = new ClientSessions(hub, maxSessions, report);
+  // Loaded here: only a server over HTTP needs it (and its HTTP stack), never one over stdio.
+  const { localhostHostValidation, toNodeHandler } = await import('@modelcontextprotocol/node');
   const serve = toNodeHandler(
     {
       fetch: async (request) =>
