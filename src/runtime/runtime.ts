@@ -165,15 +165,20 @@ export class Runtime implements SkillRuntime {
       gate: (request) => this.#gate(request),
       grant: (grants) => this.#grants.add(grants),
     };
-    this.#record(sessionStartRecord(parts.policy, hub?.parent));
-    if (hub !== undefined) return;
-    for (const source of this.#registry.sources) {
-      const entries = this.#registry.entries.filter((entry) => entry.source === source);
-      const findings = this.#registry.diagnostics.filter(
-        (finding) => finding.file === source.root || finding.file.startsWith(`${source.root}/`),
-      );
-      this.#record(discoveryRecord(source, entries, findings));
-    }
+    // The session's start and what each source holds: flushed to disk once, before anything
+    // can happen.
+    const group = parts.audit.sink.group?.bind(parts.audit.sink) ?? ((records) => records());
+    group(() => {
+      this.#record(sessionStartRecord(parts.policy, hub?.parent));
+      if (hub !== undefined) return;
+      for (const source of this.#registry.sources) {
+        const entries = this.#registry.entries.filter((entry) => entry.source === source);
+        const findings = this.#registry.diagnostics.filter(
+          (finding) => finding.file === source.root || finding.file.startsWith(`${source.root}/`),
+        );
+        this.#record(discoveryRecord(source, entries, findings));
+      }
+    });
   }
 
   static #openRegistry(parts: RuntimeParts): SkillRegistry {
