@@ -158,7 +158,26 @@ function objectAt(root: { [key: string]: Json }, path: readonly string[]): { [ke
   return node;
 }
 
-/** Sets `key` in the object at `path`, keeping every other entry. */
+/** An edit of a JSON file: `change` applied to its object, the rest kept; `shown` is what it adds. */
+function jsonEdit(
+  path: string,
+  purpose: string,
+  shown: Json,
+  change: (root: { [key: string]: Json }) => void,
+): ConfigEdit {
+  return {
+    path,
+    purpose,
+    snippet: JSON.stringify(shown, null, 2),
+    apply: (current) => {
+      const root = parseJsonObject(current);
+      change(root);
+      return `${JSON.stringify(root, null, indentOf(current))}\n`;
+    },
+  };
+}
+
+/** Sets `key` in the object at `at`, keeping every other entry. */
 function jsonSetEdit(
   path: string,
   purpose: string,
@@ -167,23 +186,10 @@ function jsonSetEdit(
   value: Json,
 ): ConfigEdit {
   const shown: { [key: string]: Json } = {};
-  let node = shown;
-  for (const part of at) {
-    const made: { [key: string]: Json } = {};
-    node[part] = made;
-    node = made;
-  }
-  node[key] = value;
-  return {
-    path,
-    purpose,
-    snippet: JSON.stringify(shown, null, 2),
-    apply: (current) => {
-      const root = parseJsonObject(current);
-      objectAt(root, at)[key] = value;
-      return `${JSON.stringify(root, null, indentOf(current))}\n`;
-    },
-  };
+  objectAt(shown, at)[key] = value;
+  return jsonEdit(path, purpose, shown, (root) => {
+    objectAt(root, at)[key] = value;
+  });
 }
 
 /** Adds the missing `items` to the list at `at`, keeping those already there. */
@@ -193,29 +199,20 @@ function jsonListEdits(
   lists: ReadonlyArray<{ readonly at: readonly string[]; readonly items: readonly string[] }>,
 ): ConfigEdit {
   const shown: { [key: string]: Json } = {};
-  for (const { at, items } of lists) {
-    const parent = objectAt(shown, at.slice(0, -1));
-    parent[at.at(-1) as string] = [...items];
-  }
-  return {
-    path,
-    purpose,
-    snippet: JSON.stringify(shown, null, 2),
-    apply: (current) => {
-      const root = parseJsonObject(current);
-      for (const { at, items } of lists) {
-        const parent = objectAt(root, at.slice(0, -1));
-        const key = at.at(-1) as string;
-        const existing = Object.hasOwn(parent, key) ? parent[key] : undefined;
-        if (existing !== undefined && !Array.isArray(existing))
-          throw new Error(`${at.join('.')} is not a JSON list`);
-        const list = (existing as Json[] | undefined) ?? [];
-        for (const item of items) if (!list.includes(item)) list.push(item);
-        parent[key] = list;
-      }
-      return `${JSON.stringify(root, null, indentOf(current))}\n`;
-    },
-  };
+  for (const { at, items } of lists)
+    objectAt(shown, at.slice(0, -1))[at.at(-1) as string] = [...items];
+  return jsonEdit(path, purpose, shown, (root) => {
+    for (const { at, items } of lists) {
+      const parent = objectAt(root, at.slice(0, -1));
+      const key = at.at(-1) as string;
+      const existing = Object.hasOwn(parent, key) ? parent[key] : undefined;
+      if (existing !== undefined && !Array.isArray(existing))
+        throw new Error(`${at.join('.')} is not a JSON list`);
+      const list = (existing as Json[] | undefined) ?? [];
+      for (const item of items) if (!list.includes(item)) list.push(item);
+      parent[key] = list;
+    }
+  });
 }
 
 /** A file skillhost owns outright (its own policy file in a client's folder). */

@@ -1,6 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import type { ScriptedTurn } from '../helpers/model-servers.js';
-import { type Call, CODEX_NAMESPACE, codex, codexTurns } from './harness/clients.js';
+import {
+  ACTIVATE,
+  type Call,
+  CODEX_NAMESPACE,
+  codex,
+  codexTurns,
+  READ,
+  RUN,
+  SEARCH,
+} from './harness/clients.js';
 import { expectCompletedOffline, once } from './harness/expect.js';
 import { offeredTools, responsesToolOutput } from './harness/received.js';
 import { type ClientRun, type McpTool, runClient } from './harness/run.js';
@@ -19,21 +28,11 @@ import { defaultsAfterFirstSignal, outsideLoopback, type TracedProcess } from '.
  * `approval_mode = "approve"`.
  */
 
-const ACTIVATE: Call = { tool: 'skillhost_activate', input: { name: 'tidy-notes' } };
-const READ: Call = {
-  tool: 'skillhost_read',
-  input: { name: 'tidy-notes', path: 'references/style.md' },
-};
-const RUN: Call = {
-  tool: 'skillhost_run',
-  input: { name: 'tidy-notes', script: 'scripts/count.sh', args: ['notes.txt'] },
-};
 const ACTIVATE_WEATHER: Call = { tool: 'skillhost_activate', input: { name: 'weather-report' } };
 const RUN_WEATHER: Call = {
   tool: 'skillhost_run',
   input: { name: 'weather-report', script: 'scripts/fetch.sh' },
 };
-const SEARCH: Call = { tool: 'skillhost_search', input: { query: 'tidy up meeting notes' } };
 
 function converse(calls: readonly Call[], allow: readonly McpTool[]): Promise<ClientRun> {
   return runClient({ api: 'responses', turns: codexTurns(calls), ...codex({ allow }) });

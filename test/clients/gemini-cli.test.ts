@@ -1,6 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import type { ScriptedTurn } from '../helpers/model-servers.js';
-import { type Call, geminiCli, geminiToolName, geminiTurns } from './harness/clients.js';
+import {
+  ACTIVATE,
+  type Call,
+  geminiCli,
+  geminiToolName,
+  geminiTurns,
+  READ,
+  RUN,
+  SEARCH,
+} from './harness/clients.js';
 import { expectCompletedOffline, once } from './harness/expect.js';
 import { firstRequestText, geminiFunctionResponse, offeredTools } from './harness/received.js';
 import { type ClientRun, type McpTool, runClient } from './harness/run.js';
@@ -18,16 +27,6 @@ const ALL: readonly McpTool[] = [
   'skillhost_run',
   'skillhost_search',
 ];
-const ACTIVATE: Call = { tool: 'skillhost_activate', input: { name: 'tidy-notes' } };
-const READ: Call = {
-  tool: 'skillhost_read',
-  input: { name: 'tidy-notes', path: 'references/style.md' },
-};
-const RUN: Call = {
-  tool: 'skillhost_run',
-  input: { name: 'tidy-notes', script: 'scripts/count.sh', args: ['notes.txt'] },
-};
-const SEARCH: Call = { tool: 'skillhost_search', input: { query: 'tidy up meeting notes' } };
 
 function converse(
   calls: readonly Call[],
