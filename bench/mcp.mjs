@@ -3,7 +3,9 @@
 // cold start (`skillhost --version`; `skillhost mcp` until the initialize response). The floor,
 // measured in the same run with the same client, is an MCP server with one trivial tool built
 // directly on the SDK (this file, run with --floor-server), over the same transports.
-// Usage: npm run bench:mcp -- [--skills 1000] [--calls 1000] [--rounds 10]
+// Spawn to initialize is measured at each of --start-sizes (default 1 and 10,000 skills) with a
+// warm index cache, against the SDK server in the same run, and printed as a ratio.
+// Usage: npm run bench:mcp -- [--skills 1000] [--calls 1000] [--rounds 10] [--start-sizes 1,10000]
 import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:http';
@@ -59,6 +61,7 @@ async function benchmark() {
   const skillCount = Number(option('skills', '1000'));
   const calls = Number(option('calls', '1000'));
   const rounds = Number(option('rounds', '10'));
+  const startSizes = option('start-sizes', '1,10000').split(',').map(Number);
   const tree = generateTree(resolve(root, option('cache', '.bench-cache')), skillCount);
   const scratch = mkdtempSync(join(tmpdir(), 'skillhost-bench-mcp-'));
   const env = { ...getDefaultEnvironment(), SKILLHOST_HOME: join(scratch, 'home') };
@@ -188,28 +191,35 @@ async function benchmark() {
   }
   const bare = processTime(['-e', '0']);
   const version = processTime([bin, '--version']);
-  const floorStart = await coldStart([self, '--floor-server']);
-  const starts = [
-    ['`skillhost --version` (exit)', version, '`node -e 0`', bare],
-    [
-      '`skillhost mcp` to initialize (index cache warm)',
-      await coldStart([bin, 'mcp', ...sources]),
-      'SDK server to initialize',
-      floorStart,
-    ],
-    [
-      '`skillhost mcp --no-watch` to initialize',
-      await coldStart([bin, 'mcp', '--no-watch', ...sources]),
-      'SDK server to initialize',
-      floorStart,
-    ],
-    [
-      '`skillhost mcp --no-cache` to initialize',
-      await coldStart([bin, 'mcp', '--no-cache', ...sources]),
-      'SDK server to initialize',
-      floorStart,
-    ],
-  ];
+  const starts = [['`skillhost --version` (exit)', version, '`node -e 0`', bare]];
+  // Spawn to initialize at each size, with a warm index (the first start of the warm-up round
+  // writes it), against the SDK's own minimal server measured in the same run.
+  for (const size of startSizes) {
+    const startTree = generateTree(resolve(root, option('cache', '.bench-cache')), size);
+    const startSources = ['--no-default-sources', '--skills', startTree];
+    const floorStart = await coldStart([self, '--floor-server']);
+    const label = `${size.toLocaleString('en-US')} skill${size === 1 ? '' : 's'}`;
+    starts.push(
+      [
+        `\`skillhost mcp\` to initialize, ${label} (index warm)`,
+        await coldStart([bin, 'mcp', ...startSources]),
+        'SDK server to initialize',
+        floorStart,
+      ],
+      [
+        `\`skillhost mcp --no-watch\`, ${label}`,
+        await coldStart([bin, 'mcp', '--no-watch', ...startSources]),
+        'SDK server to initialize',
+        floorStart,
+      ],
+      [
+        `\`skillhost mcp --no-cache\`, ${label} (no index)`,
+        await coldStart([bin, 'mcp', '--no-cache', ...startSources]),
+        'SDK server to initialize',
+        floorStart,
+      ],
+    );
+  }
 
   console.log(
     `skillhost mcp benchmarks (node ${process.version}, ${skillCount} skills, ${calls} sequential calls per row, SDK client, 2025-11-25 protocol)`,

@@ -592,6 +592,11 @@ export const CODES = {
     'The user configuration file cannot be read.',
     'Fix the JSON in the file named, or delete it to start over.',
   ),
+  CLIENT_CONFIG_INVALID: code(
+    'usage',
+    "An MCP client's configuration file cannot be read or parsed, so it is not rewritten.",
+    'Fix the file named (JSON, or TOML for Codex), or add the printed entries to it by hand.',
+  ),
   USAGE: code('usage', 'The command line is not valid.', 'Run the command with --help.'),
   SKILL_INVALID: code(
     'runtime',

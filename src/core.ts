@@ -248,6 +248,7 @@ export type {
   ScriptApprovalQuestion,
   ScriptRun,
   SetupAuditEvent,
+  SessionOptions,
   SkillFileListing,
   SkillRuntime,
 } from './runtime/types.js';

@@ -74,6 +74,12 @@ export interface AuditRecord {
 /** Where records go: one call per record, throwing when the record could not be written. */
 export interface AuditSink {
   write(line: string): void;
+  /**
+   * Runs `records` (which writes several records) with their flushes to disk made once, at its
+   * end, before it returns (optional: a sink without it flushes as it always does). For records
+   * with nothing done between them: a session's start and what its sources hold.
+   */
+  group?<T>(records: () => T): T;
 }
 
 export const GENESIS_HASH = '0'.repeat(64);

@@ -466,22 +466,30 @@ Exit codes:
   {
     name: 'mcp',
     summary: 'Serve the skills as an MCP server (stdio or Streamable HTTP)',
-    help: `Usage: skillhost mcp [--http PORT] [--host HOST] [options]
+    help: `Usage: skillhost mcp [--http PORT] [--host HOST] [--client NAME] [options]
+       skillhost mcp config --client NAME [--scope user|project] [--write]
+                            [--name NAME] [--project DIR] [-- SERVER-OPTIONS...]
 
 Serve the skills over the Model Context Protocol: on stdin and stdout by
 default, or over Streamable HTTP with --http. A client gets:
   tools          skillhost_activate, skillhost_read, skillhost_run and
                  skillhost_search, as the runtime offers them, annotated
-                 (read-only but for skillhost_run)
+                 (read-only but for skillhost_run); skillhost_activate's
+                 description carries a short catalog
   resources      each skill's files, as skill://NAME/PATH, read within the
                  same bounds as skillhost read
   prompts        one per skill; getting it activates the skill for the user
-  instructions   the catalog of usable skills
+  instructions   the catalog of usable skills, within --budget tokens
   skills         the MCP skills extension (skills/list, skills/get,
                  resources/directory/read)
 The sources are watched, and clients are told when skills are added, changed
 or removed. Every activation, read and script run goes through the policy and
 into the audit log, as with the other commands.
+
+Each client has a session of its own (stdio is one; over HTTP each
+Mcp-Session-Id): its activations, its grants and its audit session id. A
+skill's allowed-tools pre-approvals end when that client activates another
+skill, after --grant-timeout seconds without a call, or with the session.
 
 The server asks no one: nothing is confirmed at a terminal, so a script runs
 only when the policy pre-approves it (a trusted skill's allowed-tools, e.g.
@@ -497,21 +505,49 @@ request with an Origin header (a web page's) is refused unless that origin was
 given with --allow-origin, so no page the user visits can drive the server.
 There is no authentication: bind another address only on a trusted network.
 
+mcp config prints the settings that add this server to a client (claude,
+codex, gemini, cursor or vscode) without turning its approvals off: the
+server entry, and the client's own pre-approval of the read-only tools
+(Claude Code's permission rules, Codex's approval_mode, a Gemini CLI policy
+rule and, for a project, its folder trust). With --write it merges them into
+the client's files, keeping every other entry, after showing the diff; a file
+it cannot parse is left as it is (CLIENT_CONFIG_INVALID). The server command
+is this installation: skillhost when that is on PATH, else the absolute paths
+of node and of this bin. Options after -- are added to the server's command.
+
 Options:
   --http PORT             Serve Streamable HTTP on PORT (0: any free port)
   --host HOST             The address to bind with --http (default 127.0.0.1)
   --allow-origin ORIGIN   Accept requests from this web origin, e.g.
                           http://localhost:6274 (repeatable; default none)
+  --client NAME           Serve what that client does not have: leave out the
+                          skill folders it serves itself (claude:
+                          .claude/skills; codex: .agents/skills; gemini:
+                          .agents/skills; cursor, vscode: see the README)
+  --budget TOKENS         Most tokens of the catalog in the instructions
+                          (default 8000); past it, skills are shortened, then
+                          named only, then left to skillhost_search
+  --grant-timeout SECONDS
+                          A skill's pre-approvals end after this long without
+                          a call from its client (default 900)
   --no-watch              Do not watch the sources for changes
+
+mcp config options:
+  --client NAME           claude, codex, gemini, cursor or vscode
+  --scope user|project    The user's settings (default) or the project's
+  --write                 Merge into the client's files (the diff is shown)
+  --name NAME             The server's name in the client (default skillhost)
+  --project DIR           The project of --scope project (default .)
 
 ${RUNTIME_OPTIONS_HELP}
   -h, --help              Show this help
 
 Exit codes:
   0  the client closed the connection (stdio), or the server was stopped
-     (SIGINT or SIGTERM)
+     (SIGINT or SIGTERM); mcp config: printed or written
   1  the server could not start: the port is taken or not allowed, or the
-     audit log cannot be opened
+     audit log cannot be opened; mcp config: a client's file cannot be parsed
+     (nothing was written)
   2  usage error`,
     load: async () => import('./commands/mcp.js'),
   },

@@ -106,4 +106,12 @@ export interface CliDeps {
   readonly readPrivateFile?: (path: string) => string | undefined;
   /** Calls `listener` on Ctrl-C (the first; a second leaves at once); returns the unsubscribe. */
   readonly onInterrupt?: (listener: () => void) => () => void;
+  /** The operating system (`process.platform`), for where clients keep their settings. */
+  readonly platform?: string;
+  /** Reads a text file; undefined when there is none (another client's configuration). */
+  readonly readTextFile?: (path: string) => string | undefined;
+  /** Writes a text file atomically, through a link, keeping its mode (`mode` for a new one). */
+  readonly writeTextFile?: (path: string, text: string, mode: number) => void;
+  /** How to start this installation's CLI: a command and the arguments before the CLI's own. */
+  readonly selfCommand?: () => { readonly command: string; readonly args: readonly string[] };
 }

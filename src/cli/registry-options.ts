@@ -56,6 +56,17 @@ export interface SourceSettings {
   readonly externalSkills: readonly string[];
 }
 
+/** The index cache of the command line (--cache-dir, else $SKILLHOST_HOME/cache; none with --no-cache). */
+export function indexCache(args: ParsedArgs, deps: CliDeps): CacheStore | undefined {
+  if (args.options.cache === false) return undefined;
+  const given = args.options['cache-dir'];
+  return deps.cacheStore(
+    given === undefined
+      ? deps.resolvePath(skillhostHome(deps), 'cache')
+      : deps.resolvePath(deps.cwd, String(given)),
+  );
+}
+
 /** Builds the sources (and cache settings) from the command line and the user config. */
 export function sourceSettings(args: ParsedArgs, deps: CliDeps): SourceSettings {
   const { options } = args;
@@ -85,15 +96,11 @@ export function sourceSettings(args: ParsedArgs, deps: CliDeps): SourceSettings 
     external,
     noDefaults,
   });
-  const cacheDir =
-    options['cache-dir'] === undefined
-      ? deps.resolvePath(skillhostHome(deps), 'cache')
-      : deps.resolvePath(deps.cwd, String(options['cache-dir']));
   return {
     projectDir,
     projectTrusted,
     sources,
-    cache: options.cache === false ? undefined : deps.cacheStore(cacheDir),
+    cache: indexCache(args, deps),
     discovery: { followSymlinks: options['follow-symlinks'] === true },
     ...installedSkillSettings(projectDir, config, deps),
   };

@@ -7,6 +7,7 @@ import {
   type PolicyConfig,
   type ScriptWorkspace,
   type SkillRuntime,
+  type SkillSource,
 } from '../node/index.js';
 import { type OptionSpecs, type ParsedArgs, UsageError } from './args.js';
 import type { CliDeps, CliIO } from './io.js';
@@ -132,6 +133,8 @@ export function defaultWorkspace(projectDir: string, deps: CliDeps): ScriptWorks
 
 export interface OpenedRuntime {
   readonly runtime: SkillRuntime;
+  /** The default sources left out on request (`sources.leaveOut`). */
+  readonly leftOut: readonly SkillSource[];
   /** Ends the audit session and closes the log; never throws (the log's failure was reported). */
   close(): Promise<void>;
 }
@@ -160,8 +163,20 @@ export function openRuntime(
     readonly confirm?: (question: ApprovalQuestion) => Promise<ApprovalAnswer>;
     readonly sessionId?: string;
   } = {},
+  sources: {
+    /** Roots of project and user sources to leave out (folders a client serves itself). */
+    readonly leaveOut?: readonly string[];
+  } = {},
 ): OpenedRuntime {
-  const settings = sourceSettings(args, deps);
+  const found = sourceSettings(args, deps);
+  const leaveOut = new Set(sources.leaveOut ?? []);
+  const leftOut = found.sources.filter(
+    (source) => (source.kind === 'project' || source.kind === 'user') && leaveOut.has(source.root),
+  );
+  const settings =
+    leftOut.length === 0
+      ? found
+      : { ...found, sources: found.sources.filter((source) => !leftOut.includes(source)) };
   const workspace =
     scripts.workspace === undefined
       ? defaultWorkspace(settings.projectDir, deps)
@@ -200,6 +215,7 @@ export function openRuntime(
   });
   return {
     runtime,
+    leftOut,
     close: async () => {
       try {
         await runtime.close();

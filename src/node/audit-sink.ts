@@ -29,6 +29,8 @@ export function createJsonlAuditSink(
 ): AuditSink & { close(): void } {
   let fd: number | undefined;
   let unsynced = 0;
+  /** Inside `group`: the flush waits for its end. */
+  let grouped = false;
   /** A line break to put before the next record, when the log ends in a torn record. */
   let pending = '';
   const policy = options.fsync ?? 'always';
@@ -65,9 +67,23 @@ export function createJsonlAuditSink(
       pending = '';
 
       unsynced += 1;
+      if (grouped) return;
       if (policy === 'always' || (typeof policy === 'number' && unsynced >= policy)) {
         fsyncSync(descriptor);
         unsynced = 0;
+      }
+    },
+    group(records) {
+      if (grouped) return records();
+      grouped = true;
+      try {
+        return records();
+      } finally {
+        grouped = false;
+        if (fd !== undefined && unsynced > 0 && policy !== 'never') {
+          fsyncSync(fd);
+          unsynced = 0;
+        }
       }
     },
     close() {

@@ -3,6 +3,7 @@
  * public entry.
  */
 export { isInside } from './fs.js';
+export { randomId } from './hash.js';
 export {
   type HttpListener,
   type IncomingMessage,

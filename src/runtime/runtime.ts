@@ -38,6 +38,7 @@ import {
   activateWithoutAsking,
 } from './activate.js';
 import { type AgentBase, type LoadAgentOptions, type LoadedAgent, loadAgent } from './agents.js';
+import { type GrantRules, SessionGrants } from './grants.js';
 import { RegistryHub } from './hub.js';
 import {
   discoveryRecord,
@@ -66,6 +67,7 @@ import type {
   Refusal,
   ScriptRun,
   SetupAuditEvent,
+  SessionOptions,
   SkillFileListing,
   SkillRuntime,
 } from './types.js';
@@ -112,8 +114,8 @@ export class Runtime implements SkillRuntime {
   readonly #activation: ActivationHost;
   /** The policy for the runtime's own capabilities (its tools allowed by default). */
   readonly #gateConfig: PolicyConfig;
-  /** Grants of skills activated in the current turn. */
-  readonly #grants = new Map<string, ActiveSkillGrants>();
+  /** Grants of skills activated in the current turn (or by the session's rules). */
+  readonly #grants: SessionGrants;
   /** Tool calls run one at a time, in the order they were made. */
   #queue: Promise<unknown> = Promise.resolve();
   readonly #sessions = new Set<Runtime>();
@@ -123,8 +125,16 @@ export class Runtime implements SkillRuntime {
    * Opens the registry and records what each source holds; with `hub`, a further session over
    * a registry another session opened (`openSession`).
    */
-  constructor(parts: RuntimeParts, hub?: { readonly hub: RegistryHub; readonly parent: string }) {
+  constructor(
+    parts: RuntimeParts,
+    hub?: {
+      readonly hub: RegistryHub;
+      readonly parent: string;
+      readonly rules?: GrantRules;
+    },
+  ) {
     this.#parts = parts;
+    this.#grants = new SessionGrants(hub?.rules ?? {}, parts.now);
     this.#ownsRegistry = hub === undefined;
     this.#hub = hub?.hub ?? new RegistryHub(Runtime.#openRegistry(parts));
     this.#registry = this.#hub.registry;
@@ -157,17 +167,22 @@ export class Runtime implements SkillRuntime {
       contentHash: (entry) => this.#registry.contentHash(entry),
       activeHash: (address) => this.#session.activeHash(address),
       gate: (request) => this.#gate(request),
-      grant: (grants) => this.#grants.set(grants.address, grants),
+      grant: (grants) => this.#grants.add(grants),
     };
-    this.#record(sessionStartRecord(parts.policy, hub?.parent));
-    if (hub !== undefined) return;
-    for (const source of this.#registry.sources) {
-      const entries = this.#registry.entries.filter((entry) => entry.source.id === source.id);
-      const findings = this.#registry.diagnostics.filter(
-        (finding) => finding.file === source.root || finding.file.startsWith(`${source.root}/`),
-      );
-      this.#record(discoveryRecord(source, entries, findings));
-    }
+    // The session's start and what each source holds: flushed to disk once, before anything
+    // can happen.
+    const group = parts.audit.sink.group?.bind(parts.audit.sink) ?? ((records) => records());
+    group(() => {
+      this.#record(sessionStartRecord(parts.policy, hub?.parent));
+      if (hub !== undefined) return;
+      for (const source of this.#registry.sources) {
+        const entries = this.#registry.entries.filter((entry) => entry.source.id === source.id);
+        const findings = this.#registry.diagnostics.filter(
+          (finding) => finding.file === source.root || finding.file.startsWith(`${source.root}/`),
+        );
+        this.#record(discoveryRecord(source, entries, findings));
+      }
+    });
   }
 
   static #openRegistry(parts: RuntimeParts): SkillRegistry {
@@ -199,7 +214,12 @@ export class Runtime implements SkillRuntime {
   }
 
   get grants(): readonly ActiveSkillGrants[] {
-    return [...this.#grants.values()];
+    return this.#grants.all;
+  }
+
+  /** Notes a call of this session (an idle session's grants end first, by its rules). */
+  #called(): void {
+    this.#grants.called();
   }
 
   /** The host's tools, for the tool table. */
@@ -307,10 +327,12 @@ export class Runtime implements SkillRuntime {
   }
 
   activate(name: string, options: ActivationOptions): Activation {
+    this.#called();
     return activateWithoutAsking(this.#activation, name, options);
   }
 
   requestActivation(name: string, options: ActivationOptions): Promise<Activation> {
+    this.#called();
     return activateAsking(this.#activation, name, options);
   }
 
@@ -341,6 +363,7 @@ export class Runtime implements SkillRuntime {
   }
 
   readResource(name: string, path: string, options: ResourceOptions = {}): SkillResource {
+    this.#called();
     let resource: SkillResource;
     let gate: PolicyDecision;
     let entry: RegistryEntry;
@@ -389,23 +412,8 @@ export class Runtime implements SkillRuntime {
     args: readonly string[] = [],
     options: { readonly approveOnce?: boolean } = {},
   ): Promise<ScriptRun> {
-    return runSkillScript(
-      {
-        fs: this.#parts.fs,
-        hash: this.#parts.hash,
-        scripts: this.#parts.scripts,
-        approvals: this.#parts.approvals,
-        confirm: this.#parts.confirm,
-        usable: (skill) => this.#usable(skill),
-        isActive: (address) => this.#session.isActive(address),
-        decide: (request) => this.#decide(request),
-        record: (input) => this.#record(input),
-      },
-      name,
-      script,
-      args,
-      options.approveOnce === true,
-    );
+    this.#called();
+    return runSkillScript(this.#scriptHost(), name, script, args, options.approveOnce === true);
   }
 
   explainScript(
@@ -435,25 +443,11 @@ export class Runtime implements SkillRuntime {
     script: string,
     options: { readonly network?: boolean } = {},
   ): { readonly skill: string; readonly script: string; readonly contentHash: string } {
-    return approveSkillScript(
-      {
-        fs: this.#parts.fs,
-        hash: this.#parts.hash,
-        scripts: this.#parts.scripts,
-        approvals: this.#parts.approvals,
-        confirm: this.#parts.confirm,
-        usable: (skill) => this.#usable(skill),
-        isActive: (address) => this.#session.isActive(address),
-        decide: (request) => this.#decide(request),
-        record: (input) => this.#record(input),
-      },
-      name,
-      script,
-      options.network === true,
-    );
+    return approveSkillScript(this.#scriptHost(), name, script, options.network === true);
   }
 
   authorize(request: ToolRequest): PolicyDecision {
+    this.#called();
     const decision = this.#decide(request);
     this.#record({
       event: 'permission-decide',
@@ -521,7 +515,10 @@ export class Runtime implements SkillRuntime {
   }
 
   callTool(name: string, input: unknown): Promise<ToolCallResult> {
-    const call = this.#queue.then(() => callRuntimeTool(this, name, input));
+    const call = this.#queue.then(() => {
+      this.#called();
+      return callRuntimeTool(this, name, input);
+    });
     this.#queue = call.catch(() => undefined);
     return call;
   }
@@ -549,12 +546,13 @@ export class Runtime implements SkillRuntime {
     return this.#hub.onChange(listener);
   }
 
-  openSession(options: { readonly id: string }): SkillRuntime {
+  openSession(options: SessionOptions): SkillRuntime {
     if (this.#closed)
       throw new SkillhostError('USAGE', 'This runtime is closed; open sessions before closing it');
+    const { id, ...rules } = options;
     const session = new Runtime(
-      { ...this.#parts, audit: { sink: this.#parts.audit.sink, sessionId: options.id } },
-      { hub: this.#hub, parent: this.#parts.audit.sessionId },
+      { ...this.#parts, audit: { sink: this.#parts.audit.sink, sessionId: id } },
+      { hub: this.#hub, parent: this.#parts.audit.sessionId, rules },
     );
     this.#sessions.add(session);
     session.#sessions.add(this);

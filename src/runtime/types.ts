@@ -122,6 +122,23 @@ export interface SetupAuditEvent {
 }
 
 /**
+ * A further session of a runtime (`openSession`). Its grants (the pre-approvals of the skills
+ * it activated) last for the turn by default; a session with no turns (an MCP client) ends them
+ * by these rules instead.
+ */
+export interface SessionOptions {
+  /** Its audit session id. */
+  readonly id: string;
+  /** Activating a skill ends the grants of every other skill the session activated. */
+  readonly grantsEndOnOtherActivation?: boolean;
+  /**
+   * Grants end when the session makes no call (tool call, activation, read, run) for this many
+   * milliseconds, measured with the runtime's clock.
+   */
+  readonly grantsIdleMs?: number;
+}
+
+/**
  * The one object every adapter, the agent loop and the CLI talk to. It owns the registry, the
  * policy and the audit trail: every capability goes through the policy where it applies and
  * leaves one audit record, written before the capability takes effect, so an unwritable log
@@ -243,7 +260,7 @@ export interface SkillRuntime {
    * grants, call queue and audit session (`id`). Each client of a server, each agent session,
    * gets one. Closing this runtime closes the sessions it opened.
    */
-  openSession(options: { readonly id: string }): SkillRuntime;
+  openSession(options: SessionOptions): SkillRuntime;
   /** The audit session id of this session. */
   readonly sessionId: string;
   /** Counts registry changes: equal values mean the offered skills, tools and catalog are unchanged. */

@@ -1,5 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { type Call, claudeCode, claudeToolName, claudeTurns } from './harness/clients.js';
+import {
+  ACTIVATE,
+  type Call,
+  claudeCode,
+  claudeToolName,
+  claudeTurns,
+  READ,
+  RUN,
+  SEARCH,
+} from './harness/clients.js';
 import { expectCompletedOffline, once } from './harness/expect.js';
 import { anthropicToolResult, firstRequestText } from './harness/received.js';
 import { type ClientRun, type McpTool, runClient } from './harness/run.js';
@@ -10,17 +19,6 @@ import { defaultsAfterFirstSignal, outsideLoopback, type TracedProcess } from '.
  * Claude Code 2.1.332 (`claude -p`) with `skillhost mcp` as its MCP server, against a fake of the
  * Messages API (streamed), offline. Its tools are pre-approved one by one with --allowedTools.
  */
-
-const ACTIVATE: Call = { tool: 'skillhost_activate', input: { name: 'tidy-notes' } };
-const READ: Call = {
-  tool: 'skillhost_read',
-  input: { name: 'tidy-notes', path: 'references/style.md' },
-};
-const RUN: Call = {
-  tool: 'skillhost_run',
-  input: { name: 'tidy-notes', script: 'scripts/count.sh', args: ['notes.txt'] },
-};
-const SEARCH: Call = { tool: 'skillhost_search', input: { query: 'tidy up meeting notes' } };
 
 function converse(
   calls: readonly Call[],
@@ -67,6 +65,13 @@ describe.each(['stdio', 'http'] as const)('Claude Code over %s', (transport) => 
 
   it('sends the model the file text after skillhost_read', async () => {
     expect(received(await read(), 1)).toContain(REFERENCE_MARKER);
+  });
+
+  it('ends the server cleanly: exit 0, the audit session closed', async () => {
+    const run = await read();
+    if (transport === 'http') expect(run.httpServerExit).toEqual({ code: 0, signal: null });
+    else expect(run.server?.end).toEqual(expect.objectContaining({ code: 0 }));
+    expect(run.audit.at(-1)?.event).toBe('session-end');
   });
 });
 

@@ -1,6 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import type { ScriptedTurn } from '../helpers/model-servers.js';
-import { type Call, CODEX_NAMESPACE, codex, codexTurns } from './harness/clients.js';
+import {
+  ACTIVATE,
+  type Call,
+  CODEX_NAMESPACE,
+  codex,
+  codexTurns,
+  READ,
+  RUN,
+  SEARCH,
+} from './harness/clients.js';
 import { expectCompletedOffline, once } from './harness/expect.js';
 import { offeredTools, responsesToolOutput } from './harness/received.js';
 import { type ClientRun, type McpTool, runClient } from './harness/run.js';
@@ -19,21 +28,11 @@ import { defaultsAfterFirstSignal, outsideLoopback, type TracedProcess } from '.
  * `approval_mode = "approve"`.
  */
 
-const ACTIVATE: Call = { tool: 'skillhost_activate', input: { name: 'tidy-notes' } };
-const READ: Call = {
-  tool: 'skillhost_read',
-  input: { name: 'tidy-notes', path: 'references/style.md' },
-};
-const RUN: Call = {
-  tool: 'skillhost_run',
-  input: { name: 'tidy-notes', script: 'scripts/count.sh', args: ['notes.txt'] },
-};
 const ACTIVATE_WEATHER: Call = { tool: 'skillhost_activate', input: { name: 'weather-report' } };
 const RUN_WEATHER: Call = {
   tool: 'skillhost_run',
   input: { name: 'weather-report', script: 'scripts/fetch.sh' },
 };
-const SEARCH: Call = { tool: 'skillhost_search', input: { query: 'tidy up meeting notes' } };
 
 function converse(calls: readonly Call[], allow: readonly McpTool[]): Promise<ClientRun> {
   return runClient({ api: 'responses', turns: codexTurns(calls), ...codex({ allow }) });
@@ -178,5 +177,32 @@ describe('Codex over stdio', () => {
     const run = await scripted();
     expect(run.server).toBeDefined();
     expect(defaultsAfterFirstSignal(run.server as TracedProcess)).toEqual([]);
+  });
+});
+
+describe('Codex over HTTP', () => {
+  const activation = once(() =>
+    runClient({
+      api: 'responses',
+      turns: codexTurns([ACTIVATE, READ]),
+      ...codex({ allow: ['skillhost_activate', 'skillhost_read'], transport: 'http' }),
+    }),
+  );
+
+  it('sends the model the skill body and the file text', async () => {
+    const run = await activation();
+    expectCompletedOffline(run, 3);
+    expect(received(run, 1)).toContain(BODY_MARKER);
+    expect(received(run, 2)).toContain(REFERENCE_MARKER);
+  });
+
+  it('serves it from a session of its own, ended when the server stops (exit 0)', async () => {
+    const run = await activation();
+    const activated = run.audit.find((record) => record.event === 'skill-activate');
+    const starts = run.audit.filter((record) => record.event === 'session-start');
+    expect(starts.map((record) => record.session_id)).toContain(activated?.session_id);
+    expect(activated?.session_id).not.toBe(starts[0]?.session_id);
+    expect(run.httpServerExit).toEqual({ code: 0, signal: null });
+    expect(run.audit.at(-1)?.event).toBe('session-end');
   });
 });

@@ -1,6 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import type { ScriptedTurn } from '../helpers/model-servers.js';
-import { type Call, geminiCli, geminiToolName, geminiTurns } from './harness/clients.js';
+import {
+  ACTIVATE,
+  type Call,
+  geminiCli,
+  geminiToolName,
+  geminiTurns,
+  READ,
+  RUN,
+  SEARCH,
+} from './harness/clients.js';
 import { expectCompletedOffline, once } from './harness/expect.js';
 import { firstRequestText, geminiFunctionResponse, offeredTools } from './harness/received.js';
 import { type ClientRun, type McpTool, runClient } from './harness/run.js';
@@ -18,19 +27,17 @@ const ALL: readonly McpTool[] = [
   'skillhost_run',
   'skillhost_search',
 ];
-const ACTIVATE: Call = { tool: 'skillhost_activate', input: { name: 'tidy-notes' } };
-const READ: Call = {
-  tool: 'skillhost_read',
-  input: { name: 'tidy-notes', path: 'references/style.md' },
-};
-const RUN: Call = {
-  tool: 'skillhost_run',
-  input: { name: 'tidy-notes', script: 'scripts/count.sh', args: ['notes.txt'] },
-};
-const SEARCH: Call = { tool: 'skillhost_search', input: { query: 'tidy up meeting notes' } };
 
-function converse(calls: readonly Call[], allow: readonly McpTool[]): Promise<ClientRun> {
-  return runClient({ api: 'gemini', turns: geminiTurns(calls), ...geminiCli({ allow }) });
+function converse(
+  calls: readonly Call[],
+  allow: readonly McpTool[],
+  transport: 'stdio' | 'http' = 'stdio',
+): Promise<ClientRun> {
+  return runClient({
+    api: 'gemini',
+    turns: geminiTurns(calls),
+    ...geminiCli({ allow, transport }),
+  });
 }
 
 /** The response to the conversation's call of `tool`, as the model received it. */
@@ -61,6 +68,23 @@ describe('Gemini CLI over stdio', () => {
     const first = firstRequestText(run.requests);
     expect(first).toContain('<available_skills>');
     for (const name of SKILL_NAMES) expect(first).toContain(`<name>${name}</name>`);
+  });
+
+  // Gemini CLI shows the server's instructions only in a trusted folder, and only once the
+  // server answered in time: the activation tool's description carries the catalog too.
+  it('sends the model the skills’ names and descriptions in skillhost_activate’s description', async () => {
+    const run = await activation();
+    const declarations = (run.requests[0]?.body.tools ?? []).flatMap(
+      (tool: { functionDeclarations?: Array<{ name: string; description?: string }> }) =>
+        tool.functionDeclarations ?? [],
+    );
+    const activate = declarations.find(
+      (declaration: { name: string }) => declaration.name === geminiToolName('skillhost_activate'),
+    );
+    expect(activate?.description, run.transcript).toContain(
+      '**tidy-notes**: Tidies raw meeting notes into short minutes.',
+    );
+    expect(activate?.description).toContain('**weather-report**: Writes a short weather report');
   });
 
   // The tools' names collide with none of Gemini CLI's own (its policy denies a tool named
@@ -136,6 +160,23 @@ describe('Gemini CLI over stdio', () => {
     expect(run.server?.end, JSON.stringify(run.server?.signals)).toEqual(
       expect.objectContaining({ code: 0 }),
     );
+    expect(run.audit.at(-1)?.event).toBe('session-end');
+  });
+});
+
+describe('Gemini CLI over HTTP', () => {
+  const activation = once(() => converse([ACTIVATE, READ], ALL, 'http'));
+
+  it('sends the model the skill body and the file text', async () => {
+    const run = await activation();
+    expectCompletedOffline(run, 3);
+    expect(received(run, 'skillhost_activate')).toContain(BODY_MARKER);
+    expect(received(run, 'skillhost_read')).toContain(REFERENCE_MARKER);
+  });
+
+  it('ends the server cleanly when it is stopped: exit 0, the audit session closed', async () => {
+    const run = await activation();
+    expect(run.httpServerExit).toEqual({ code: 0, signal: null });
     expect(run.audit.at(-1)?.event).toBe('session-end');
   });
 });

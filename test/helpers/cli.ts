@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { join, resolve } from 'node:path';
 import { readUserConfig, writeUserConfig } from '../../src/cli/host/config.js';
+import { readTextFile, writeTextFile } from '../../src/cli/host/files.js';
 import { cli } from '../../src/cli/index.js';
 import type { ScriptRunner, SkillFileSystem } from '../../src/deps.js';
 import { createJsonlAuditSink, readAuditLogFile } from '../../src/node/audit-sink.js';
@@ -94,6 +95,13 @@ export async function runCli(
       newSessionId: () => randomUUID(),
       sessions: createSessionStore,
       readPrivateFile,
+      platform: 'linux',
+      readTextFile,
+      writeTextFile,
+      selfCommand: () => ({
+        command: '/opt/node/bin/node',
+        args: ['/opt/skillhost/dist/cli/bin.js'],
+      }),
       ...(options.interrupt === undefined ? {} : { onInterrupt: options.interrupt }),
     },
   );

@@ -13,6 +13,7 @@ import {
 } from '../../src/testing/index.js';
 
 interface Setup {
+  readonly clock?: ReturnType<typeof createFakeClock>;
   readonly tools?: readonly string[];
   readonly deny?: readonly string[];
   readonly unavailable?: string;
@@ -50,7 +51,7 @@ function setup(options: Setup = {}) {
     deps: {
       fs,
       hash: sha256,
-      now: createFakeClock().now,
+      now: (options.clock ?? createFakeClock()).now,
       runner,
       ...(options.confirm === undefined
         ? {}
@@ -313,5 +314,42 @@ describe('SkillRuntime: the one door', () => {
     ).toEqual(['client-a', 'client-b', 'door']);
     expect(sink.parsed().problems).toEqual([]);
     expect(() => runtime.openSession({ id: 'late' })).toThrow('closed');
+  });
+
+  it('ends a session’s grants by its rules: another activation, or an idle time', async () => {
+    const clock = createFakeClock();
+    const { runtime } = setup({ clock });
+    const turns = runtime.openSession({ id: 'turns' });
+    turns.activate('report', { triggeredBy: 'model' });
+    turns.activate('notes', { triggeredBy: 'model' });
+    // Without rules, grants last for the turn, whatever else is activated.
+    expect(turns.grants.map((grant) => grant.address)).toEqual(['report@mem', 'notes@mem']);
+    clock.advance(3_600_000);
+    await turns.callTool('skillhost_search', { query: 'reports' });
+    expect(turns.grants).toHaveLength(2);
+
+    const client = runtime.openSession({
+      id: 'client',
+      grantsEndOnOtherActivation: true,
+      grantsIdleMs: 60_000,
+    });
+    await client.callTool('skillhost_activate', { name: 'report' });
+    expect(client.grants.map((grant) => grant.address)).toEqual(['report@mem']);
+    // Activating another skill ends the first one's pre-approvals…
+    await client.callTool('skillhost_activate', { name: 'notes' });
+    expect(client.grants.map((grant) => grant.address)).toEqual(['notes@mem']);
+    // …and activating it again (deduplicated) puts them back, alone.
+    await client.callTool('skillhost_activate', { name: 'report' });
+    expect(client.grants.map((grant) => grant.address)).toEqual(['report@mem']);
+    // A call within the idle time keeps them; the first call after it finds them ended.
+    clock.advance(59_000);
+    await client.callTool('skillhost_search', { query: 'reports' });
+    expect(client.grants).toHaveLength(1);
+    clock.advance(60_001);
+    await client.callTool('skillhost_search', { query: 'reports' });
+    expect(client.grants).toEqual([]);
+    // The skill stays active (its body was delivered); only its pre-approvals ended.
+    expect(client.isActive('report')).toBe(true);
+    await runtime.close();
   });
 });

@@ -1,13 +1,15 @@
+import type { NodeIncomingMessageLike } from '@modelcontextprotocol/node';
 import {
-  localhostHostValidation,
-  type NodeIncomingMessageLike,
-  toNodeHandler,
-} from '@modelcontextprotocol/node';
-import { createMcpHandler } from '@modelcontextprotocol/server';
+  createMcpHandler,
+  isInitializeRequest,
+  isLegacyRequest,
+  type McpServer,
+  WebStandardStreamableHTTPServerTransport,
+} from '@modelcontextprotocol/server';
 import { quote } from '../../internal.js';
 import { SkillhostError, type SkillRuntime } from '../../node/index.js';
-import { listenHttp } from '../../node/internal.js';
-import { type McpServerOptions, SkillServerHub } from './server.js';
+import { listenHttp, randomId } from '../../node/internal.js';
+import { announceChanges, type McpServerOptions, SkillServerHub } from './server.js';
 
 export interface ServeHttpOptions extends McpServerOptions {
   /** The port; 0 picks a free one (the handle says which). */
@@ -22,6 +24,11 @@ export interface ServeHttpOptions extends McpServerOptions {
    * drive the server. Default none: only clients that send no `Origin` (programs, not browsers).
    */
   readonly allowedOrigins?: readonly string[];
+  /**
+   * Most client sessions kept open at once (default 100): past it, the one unused the longest
+   * is ended (its client must initialize again).
+   */
+  readonly maxSessions?: number;
 }
 
 /** An origin as browsers send it, lower-cased, without a default port or a trailing slash. */
@@ -41,17 +48,136 @@ export interface HttpServing {
   readonly host: string;
   /** The port actually bound. */
   readonly port: number;
+  /** How many client sessions (2025 protocol, `Mcp-Session-Id`) are open. */
+  readonly sessions: number;
   close(): Promise<void>;
 }
 
 const LOOPBACK = new Set(['127.0.0.1', 'localhost', '::1', '[::1]']);
+const DEFAULT_MAX_SESSIONS = 100;
+
+/** One 2025-protocol client: its transport (which holds its `Mcp-Session-Id`) and its session. */
+interface ClientSession {
+  readonly transport: WebStandardStreamableHTTPServerTransport;
+  readonly mcp: McpServer;
+  readonly runtime: SkillRuntime;
+  readonly stop: () => void;
+}
+
+function jsonRpcError(status: number, message: string): Response {
+  return new Response(
+    JSON.stringify({ jsonrpc: '2.0', error: { code: -32000, message }, id: null }),
+    { status, headers: { 'content-type': 'application/json' } },
+  );
+}
+
+/** Whether a POST body opens a session (an `initialize` request, alone or in a batch). */
+async function opensSession(request: Request): Promise<boolean> {
+  if (request.method !== 'POST') return false;
+  try {
+    const body: unknown = await request.clone().json();
+    return Array.isArray(body) ? body.some(isInitializeRequest) : isInitializeRequest(body);
+  } catch {
+    return false;
+  }
+}
 
 /**
- * Serves the runtime over Streamable HTTP at `http://HOST:PORT/mcp`: the 2026 protocol
- * (per-request, with `subscriptions/listen` for change notices) and, statelessly, 2025
- * clients. Bound to loopback by default, where the Host header must be local too (DNS
- * rebinding); a request with an `Origin` header is served only for `allowedOrigins`. There is no authentication: bind elsewhere only on a trusted network.
- * Every client shares the runtime's session (activations, grants).
+ * The client sessions of a 2025-protocol endpoint: each `initialize` opens one, with its own
+ * runtime session, its `Mcp-Session-Id` routes every later request to it, and it ends on the
+ * client's DELETE, when the server closes, or (past `max`) when it has been unused the longest.
+ */
+class ClientSessions {
+  readonly #hub: SkillServerHub;
+  readonly #max: number;
+  readonly #report: (error: unknown) => void;
+  readonly #open = new Map<string, ClientSession>();
+
+  constructor(hub: SkillServerHub, max: number, report: (error: unknown) => void) {
+    this.#hub = hub;
+    this.#max = max;
+    this.#report = report;
+  }
+
+  get size(): number {
+    return this.#open.size;
+  }
+
+  async serve(request: Request): Promise<Response> {
+    const id = request.headers.get('mcp-session-id');
+    if (id !== null) {
+      const known = this.#open.get(id);
+      if (known === undefined) return jsonRpcError(404, 'Session not found');
+      // Kept in the order of use: the first one is the one unused the longest.
+      this.#open.delete(id);
+      this.#open.set(id, known);
+      return known.transport.handleRequest(request);
+    }
+    if (!(await opensSession(request)))
+      return jsonRpcError(400, 'Bad Request: No valid session ID provided');
+    return this.#start(request);
+  }
+
+  async #start(request: Request): Promise<Response> {
+    const runtime = this.#hub.openSession();
+    let client: ClientSession | undefined;
+    const transport = new WebStandardStreamableHTTPServerTransport({
+      sessionIdGenerator: randomId,
+      onsessioninitialized: (id) => {
+        if (client === undefined) return;
+        this.#open.set(id, client);
+        for (const [oldest] of this.#open) {
+          if (this.#open.size <= this.#max) break;
+          this.end(oldest).catch(this.#report);
+        }
+      },
+      onsessionclosed: (id) => {
+        this.end(id).catch(this.#report);
+      },
+    });
+    const mcp = this.#hub.build(runtime);
+    client = {
+      transport,
+      mcp,
+      runtime,
+      stop: this.#hub.onChange(() => announceChanges(mcp, this.#report)),
+    };
+    await mcp.connect(transport);
+    const response = await transport.handleRequest(request);
+    // An initialize that failed opened nothing.
+    if (transport.sessionId === undefined) await this.#close(client);
+    return response;
+  }
+
+  /** Ends one client session: its transport, its server instance, its runtime session. */
+  async end(id: string): Promise<void> {
+    const client = this.#open.get(id);
+    if (client === undefined) return;
+    this.#open.delete(id);
+    await this.#close(client);
+  }
+
+  async #close(client: ClientSession): Promise<void> {
+    client.stop();
+    await client.mcp.close();
+    await client.runtime.close();
+  }
+
+  async closeAll(): Promise<void> {
+    for (const id of [...this.#open.keys()]) await this.end(id);
+  }
+}
+
+/**
+ * Serves the runtime over Streamable HTTP at `http://HOST:PORT/mcp`. Each 2025-protocol client
+ * gets a session (`Mcp-Session-Id`) served from a runtime session of its own: its activations,
+ * its grants (a skill's pre-approvals end when it activates another skill, after `grantsIdleMs`
+ * idle, or when its session ends) and its audit session id. The 2026 protocol has no sessions:
+ * its requests are served from one further runtime session, shared by the 2026 clients, with
+ * the same rules (and `subscriptions/listen` for change notices). Bound to loopback by default,
+ * where the Host header must be local too (DNS rebinding); a request with an `Origin` header is
+ * served only for `allowedOrigins`. There is no authentication: bind elsewhere only on a trusted
+ * network.
  */
 export async function serveHttp(
   runtime: SkillRuntime,
@@ -59,22 +185,39 @@ export async function serveHttp(
 ): Promise<HttpServing> {
   const host = options.host ?? '127.0.0.1';
   const endpoint = options.path ?? '/mcp';
-  const hub = new SkillServerHub(runtime, options);
-  const report = (error: unknown) => hub.report(error);
-  const handler = createMcpHandler(() => hub.build(), { onerror: report });
-  hub.onChange(() => {
-    handler.notify.toolsChanged();
-    handler.notify.promptsChanged();
-    handler.notify.resourcesChanged();
-  });
-  const serve = toNodeHandler(handler, { onerror: report });
-  const validHost = LOOPBACK.has(host) ? localhostHostValidation() : undefined;
   const allowedOrigins = new Set<string>();
   for (const origin of options.allowedOrigins ?? []) {
     const normal = normaliseOrigin(origin);
     if (normal === undefined) throw new SkillhostError('USAGE', `Not an origin: ${quote(origin)}`);
     allowedOrigins.add(normal);
   }
+  const maxSessions = options.maxSessions ?? DEFAULT_MAX_SESSIONS;
+  if (!Number.isSafeInteger(maxSessions) || maxSessions < 1)
+    throw new SkillhostError('USAGE', 'maxSessions must be a whole number of 1 or more');
+  const hub = new SkillServerHub(runtime, options);
+  const report = (error: unknown) => hub.report(error);
+  await hub.prepare();
+  const stateless = hub.openSession();
+  const modern = createMcpHandler(() => hub.build(stateless), {
+    legacy: 'reject',
+    onerror: report,
+  });
+  hub.onChange(() => {
+    modern.notify.toolsChanged();
+    modern.notify.promptsChanged();
+    modern.notify.resourcesChanged();
+  });
+  const sessions = new ClientSessions(hub, maxSessions, report);
+  // Loaded here: only a server over HTTP needs it (and its HTTP stack), never one over stdio.
+  const { localhostHostValidation, toNodeHandler } = await import('@modelcontextprotocol/node');
+  const serve = toNodeHandler(
+    {
+      fetch: async (request) =>
+        (await isLegacyRequest(request)) ? sessions.serve(request) : modern.fetch(request),
+    },
+    { onerror: report },
+  );
+  const validHost = LOOPBACK.has(host) ? localhostHostValidation() : undefined;
   const listener = await listenHttp(
     (request, response) => {
       const path = (request.url ?? '/').split('?')[0];
@@ -99,10 +242,17 @@ export async function serveHttp(
     { port: options.port, host },
   );
   const { port } = listener;
+  const close = async () => {
+    await sessions.closeAll();
+    await modern.close();
+    await listener.close();
+    await hub.close();
+    await stateless.close();
+  };
   try {
     if (options.watch === true) await hub.watch();
   } catch (error) {
-    await listener.close();
+    await close();
     throw error;
   }
   const shownHost = host.includes(':') && !host.startsWith('[') ? `[${host}]` : host;
@@ -110,10 +260,9 @@ export async function serveHttp(
     url: `http://${shownHost}:${port}${endpoint}`,
     host,
     port,
-    close: async () => {
-      await handler.close();
-      await listener.close();
-      await hub.close();
+    get sessions() {
+      return sessions.size;
     },
+    close,
   };
 }

@@ -4,17 +4,30 @@ import {
   McpServer,
   type Tool,
 } from '@modelcontextprotocol/server';
+import type { Skill } from '@modelcontextprotocol/server/ext/skills';
 import {
+  type CacheStore,
   createChokidarWatcher,
   type DirectoryWatcher,
+  type RegistryEntry,
   SkillhostError,
   type SkillRuntime,
+  sha256,
+  type TokenCounter,
   type ToolCallResult,
   type WatchHandle,
 } from '../../node/index.js';
+import { randomId } from '../../node/internal.js';
+import {
+  CatalogRenderer,
+  DEFAULT_CATALOG_BUDGET,
+  DEFAULT_TOOL_CATALOG_BUDGET,
+} from './catalogs.js';
 import { protocolErrorOf } from './errors.js';
-import { type ResourceLimits, SkillResources } from './resources.js';
+import { parsedFrontmatter, registryFrontmatter } from './frontmatter.js';
+import { type ResourceLimits, SKILL_FILE, SkillResources } from './resources.js';
 import { skillsExtension } from './skills.js';
+import { skillUri } from './uris.js';
 
 export interface McpServerOptions {
   /** The name the server gives in its `serverInfo` (default `skillhost`). */
@@ -31,6 +44,30 @@ export interface McpServerOptions {
   /** Most resources `resources/list` returns (default 1000). */
   readonly maxListedResources?: number;
   /**
+   * Tokens the catalog in the instructions may take (default 8,000): past it, descriptions are
+   * shortened, then skills shown by name, then left out with a marker pointing at
+   * skillhost_search.
+   */
+  readonly budget?: number;
+  /**
+   * Tokens of the catalog in `skillhost_activate`'s description, for clients that do not show
+   * the model the server's instructions (default 800, never more than `budget`; 0 for none).
+   */
+  readonly toolCatalogBudget?: number;
+  /** Loads the exact token counter when a catalog may be cut (default: the o200k tokenizer). */
+  readonly loadCounter?: () => Promise<TokenCounter>;
+  /**
+   * Where catalogs counted exactly are kept between runs (the CLI passes its index cache): a
+   * server started again over the same skills answers without loading the tokenizer.
+   */
+  readonly catalogCache?: CacheStore;
+  /**
+   * `serveStdio` and `serveHttp` serve each client from a session of its own, in which a skill's
+   * `allowed-tools` pre-approvals end when the client activates another skill, when the session
+   * ends, or after this many milliseconds without a call (default 15 minutes).
+   */
+  readonly grantsIdleMs?: number;
+  /**
    * Problems outside any request: a watch that cannot start, a change notice that cannot be
    * sent. Without it they are written to standard error; they never stop the server.
    */
@@ -38,6 +75,9 @@ export interface McpServerOptions {
 }
 
 const DEFAULT_LIMITS: ResourceLimits = { maxListed: 1000, perSkill: 100, depth: 4 };
+
+/** Grants of a client session end after this long without a call. */
+export const DEFAULT_GRANTS_IDLE_MS = 15 * 60 * 1000;
 
 const PREAMBLE =
   'This server offers Agent Skills. The catalog below lists them; call skillhost_activate with a ' +
@@ -68,63 +108,92 @@ export function toCallToolResult(result: ToolCallResult): CallToolResult {
   };
 }
 
+function positive(value: number | undefined, fallback: number, option: string): number {
+  if (value === undefined) return fallback;
+  if (!Number.isSafeInteger(value) || value < 0)
+    throw new SkillhostError('USAGE', `${option} must be a whole number of 0 or more`);
+  return value;
+}
+
 /**
  * Builds MCP server instances over one runtime and tells the connected ones when the registry
  * changes. The serving entries of the SDK want a factory (a fresh instance per stdio connection,
- * per HTTP request); every instance answers from the same runtime, so the policy, the audit
- * trail and the session (activations, grants) are the runtime's, whatever the transport.
+ * per HTTP request); each instance answers from the runtime session it is built for, so the
+ * policy and the audit trail are the runtime's and the activations and grants are that client's.
+ * What does not depend on the client (the catalogs, the tool list, the listings' frontmatter) is
+ * rendered once per registry state and shared.
  */
 export class SkillServerHub {
   readonly runtime: SkillRuntime;
   readonly #options: McpServerOptions;
-  readonly #resources: SkillResources;
-  readonly #extension: ReturnType<typeof skillsExtension>;
+  readonly #limits: ResourceLimits;
+  readonly #catalogs: CatalogRenderer;
   readonly #listeners = new Set<() => void>();
+  /** The listings' frontmatter of the registry state `#frontmatterRevision`, by address. */
+  readonly #frontmatter = new Map<string, Skill['frontmatter']>();
+  #frontmatterRevision = -1;
   #watch: WatchHandle | undefined;
   #stopListening: (() => void) | undefined;
-  #instructions: { readonly revision: number; readonly text: string } | undefined;
-  #tools: { readonly revision: number; readonly tools: Tool[] } | undefined;
+  #tools:
+    | { readonly revision: number; readonly catalog: string; readonly tools: Tool[] }
+    | undefined;
 
   constructor(runtime: SkillRuntime, options: McpServerOptions = {}) {
     this.runtime = runtime;
     this.#options = options;
-    this.#resources = new SkillResources(runtime, {
+    this.#limits = {
       ...DEFAULT_LIMITS,
       ...(options.maxListedResources === undefined
         ? {}
         : { maxListed: options.maxListedResources }),
+    };
+    const budget = positive(options.budget, DEFAULT_CATALOG_BUDGET, 'budget');
+    this.#catalogs = new CatalogRenderer(runtime, {
+      budget,
+      toolBudget: Math.min(
+        budget,
+        positive(options.toolCatalogBudget, DEFAULT_TOOL_CATALOG_BUDGET, 'toolCatalogBudget'),
+      ),
+      ...(options.loadCounter === undefined ? {} : { loadCounter: options.loadCounter }),
+      ...(options.catalogCache === undefined ? {} : { cache: options.catalogCache, hash: sha256 }),
     });
-    this.#extension = skillsExtension(this.#resources, () => runtime.offered());
   }
 
-  /** The server's instructions: a preamble and the XML catalog, rendered once per registry state. */
+  /**
+   * Renders the catalogs of the current registry state (the tokenizer is loaded only when one
+   * of them may be cut, and not even then when the cache has them): call before serving.
+   */
+  async prepare(): Promise<void> {
+    await this.#catalogs.prepare();
+  }
+
+  /** The server's instructions: a preamble and the XML catalog, within the budget. */
   instructions(): string {
-    const revision = this.runtime.revision;
-    if (this.#instructions?.revision !== revision) {
-      const catalog = this.runtime.catalog({ format: 'xml' }).text;
-      this.#instructions = {
-        revision,
-        text:
-          catalog === '' ? `${PREAMBLE}\n\nNo skill is available.` : `${PREAMBLE}\n\n${catalog}`,
-      };
-    }
-    return this.#instructions.text;
+    const catalog = this.#catalogs.current().instructions;
+    return catalog === '' ? `${PREAMBLE}\n\nNo skill is available.` : `${PREAMBLE}\n\n${catalog}`;
   }
 
   /**
    * The runtime's tools as MCP lists them, rendered once per registry state: they depend only
    * on the offered skills (the registry), the policy and the runner, and the last two are fixed
-   * for the runtime's life. Rendering takes the whole catalog (milliseconds at 1,000 skills).
+   * for the runtime's life. `skillhost_activate`'s description carries a short catalog, for the
+   * clients that show the model tool descriptions but not the server's instructions.
    */
   tools(): Tool[] {
     const revision = this.runtime.revision;
-    if (this.#tools?.revision !== revision) {
+    const catalog = this.#catalogs.current().tool;
+    // The catalog counted by `prepare` replaces the one estimated for the same state.
+    if (this.#tools?.revision !== revision || this.#tools.catalog !== catalog) {
       this.#tools = {
         revision,
+        catalog,
         tools: this.runtime.tools().map((tool) => ({
           name: tool.name,
           title: tool.title,
-          description: tool.description,
+          description:
+            tool.name === 'skillhost_activate' && catalog !== ''
+              ? `${tool.description}\n\n${catalog}`
+              : tool.description,
           // Served as the runtime wrote it (plain JSON data; the SDK types it as JSON values).
           inputSchema: tool.inputSchema as unknown as Tool['inputSchema'],
           annotations: { title: tool.title, ...tool.annotations },
@@ -134,16 +203,60 @@ export class SkillServerHub {
     return this.#tools.tools;
   }
 
-  /** A fresh server instance, wired to the runtime (not yet connected). */
-  build(): McpServer {
+  /**
+   * Opens the runtime session one client is served from: its own activations, grants and audit
+   * session; a skill's pre-approvals end when the client activates another skill or has been idle
+   * for `grantsIdleMs`.
+   */
+  openSession(): SkillRuntime {
+    return this.runtime.openSession({
+      id: randomId(),
+      grantsEndOnOtherActivation: true,
+      grantsIdleMs: positive(this.#options.grantsIdleMs, DEFAULT_GRANTS_IDLE_MS, 'grantsIdleMs'),
+    });
+  }
+
+  /**
+   * A skill's frontmatter as `skills/list` shows it: parsed from its SKILL.md as a client
+   * parsing the served file parses it (so `--verify`-style checks agree), read once per registry
+   * state through the runtime; the registry's view when the file cannot be read or parsed so.
+   */
+  #listedFrontmatter(entry: RegistryEntry, resources: SkillResources): Skill['frontmatter'] {
+    if (this.#frontmatterRevision !== this.runtime.revision) {
+      this.#frontmatter.clear();
+      this.#frontmatterRevision = this.runtime.revision;
+    }
+    const known = this.#frontmatter.get(entry.address);
+    if (known !== undefined) return known;
+    let value = registryFrontmatter(entry) as Skill['frontmatter'];
+    try {
+      const [content] = resources.read(skillUri(entry.name, SKILL_FILE)).contents;
+      const parsed =
+        content !== undefined && 'text' in content ? parsedFrontmatter(content.text) : undefined;
+      if (typeof parsed?.name === 'string' && typeof parsed.description === 'string')
+        value = parsed as Skill['frontmatter'];
+    } catch {
+      // The read was refused and recorded by the runtime; the listing shows what it loaded.
+    }
+    this.#frontmatter.set(entry.address, value);
+    return value;
+  }
+
+  /** A fresh server instance, wired to a runtime session (not yet connected). */
+  build(session: SkillRuntime = this.runtime): McpServer {
     const mcp = new McpServer(
       { name: this.#options.name ?? 'skillhost', version: this.#options.version ?? 'unknown' },
       { instructions: this.instructions() },
     );
     const server = mcp.server;
+    const resources = new SkillResources(session, this.#limits);
     // The skills extension registers the skill:// resource template (and so the SDK's resource
     // handlers) and the skills methods; it must come before the handlers set below.
-    this.#extension.attach(mcp);
+    skillsExtension(
+      resources,
+      () => session.offered(),
+      (entry) => this.#listedFrontmatter(entry, resources),
+    ).attach(mcp);
     server.registerCapabilities({
       tools: { listChanged: true },
       prompts: { listChanged: true },
@@ -151,57 +264,22 @@ export class SkillServerHub {
     });
     server.setRequestHandler('tools/list', () => ({ tools: this.tools() }));
     server.setRequestHandler('tools/call', async (request) => {
-      const result = await this.runtime.callTool(
-        request.params.name,
-        request.params.arguments ?? {},
-      );
+      const result = await session.callTool(request.params.name, request.params.arguments ?? {});
       return server.projectCallToolResult(toCallToolResult(result), undefined);
     });
     server.setRequestHandler('prompts/list', () => ({
-      prompts: this.runtime.offered().map((entry) => ({
+      prompts: session.offered().map((entry) => ({
         name: entry.name,
         description: entry.metadata?.description ?? '',
       })),
     }));
-    server.setRequestHandler('prompts/get', (request) => this.#prompt(request.params.name));
+    server.setRequestHandler('prompts/get', (request) =>
+      prompt(session, resources, request.params.name),
+    );
     // Replaces the SDK's resources/read, which normalises the URI (folding `..` and `%2e%2e`
     // away) before a handler sees it: escape attempts are refused as sent, not repaired.
-    server.setRequestHandler('resources/read', (request) =>
-      this.#resources.read(request.params.uri),
-    );
+    server.setRequestHandler('resources/read', (request) => resources.read(request.params.uri));
     return mcp;
-  }
-
-  /**
-   * A skill as a prompt: the user's explicit activation. The body is always sent in full (the
-   * server cannot know whether this conversation has seen it), and the activation is recorded.
-   */
-  #prompt(name: string): GetPromptResult {
-    const entry = this.#resources.offered(name);
-    try {
-      if (entry === undefined) {
-        const shown = String(name).slice(0, 200);
-        const refusal = new SkillhostError(
-          'SKILL_NOT_FOUND',
-          `No skill named ${JSON.stringify(shown)} is offered`,
-        );
-        // The runtime never sees this request; it records the refusal as it records its own.
-        this.runtime.recordRefusal({
-          event: 'skill-activate',
-          skill: shown,
-          triggeredBy: 'user',
-          error: refusal,
-        });
-        throw refusal;
-      }
-      const activation = this.runtime.activate(entry.name, { triggeredBy: 'user', resend: true });
-      return {
-        description: entry.metadata?.description ?? '',
-        messages: [{ role: 'user', content: { type: 'text', text: activation.text } }],
-      };
-    } catch (error) {
-      throw protocolErrorOf(error);
-    }
   }
 
   /** Calls `listener` after every registry change the watch reports; returns the unsubscribe. */
@@ -210,12 +288,16 @@ export class SkillServerHub {
     return () => this.#listeners.delete(listener);
   }
 
-  /** Starts watching the sources (once). */
+  /** Starts watching the sources (once); a change is announced once its catalogs are rendered. */
   async watch(): Promise<void> {
     if (this.#watch !== undefined) return;
     const watcher = this.#options.watcher ?? (await createChokidarWatcher());
     this.#stopListening = this.runtime.onChange(() => {
-      for (const listener of this.#listeners) listener();
+      this.prepare()
+        .catch((error: unknown) => this.report(error))
+        .finally(() => {
+          for (const listener of this.#listeners) listener();
+        });
     });
     this.#watch = this.runtime.watch(watcher);
   }
@@ -238,6 +320,38 @@ export class SkillServerHub {
   }
 }
 
+/**
+ * A skill as a prompt: the user's explicit activation. The body is always sent in full (the
+ * server cannot know whether this conversation has seen it), and the activation is recorded.
+ */
+function prompt(session: SkillRuntime, resources: SkillResources, name: string): GetPromptResult {
+  const entry = resources.offered(name);
+  try {
+    if (entry === undefined) {
+      const shown = String(name).slice(0, 200);
+      const refusal = new SkillhostError(
+        'SKILL_NOT_FOUND',
+        `No skill named ${JSON.stringify(shown)} is offered`,
+      );
+      // The runtime never sees this request; it records the refusal as it records its own.
+      session.recordRefusal({
+        event: 'skill-activate',
+        skill: shown,
+        triggeredBy: 'user',
+        error: refusal,
+      });
+      throw refusal;
+    }
+    const activation = session.activate(entry.name, { triggeredBy: 'user', resend: true });
+    return {
+      description: entry.metadata?.description ?? '',
+      messages: [{ role: 'user', content: { type: 'text', text: activation.text } }],
+    };
+  } catch (error) {
+    throw protocolErrorOf(error);
+  }
+}
+
 /** Sends the three list-changed notifications on a connected instance. */
 export function announceChanges(mcp: McpServer, onError: (error: unknown) => void): void {
   if (!mcp.isConnected()) return;
@@ -255,8 +369,10 @@ export function announceChanges(mcp: McpServer, onError: (error: unknown) => voi
  * An MCP server over a skillhost runtime: its tools (`tools/list` serves the runtime's JSON
  * Schemas as they are; `tools/call` goes to `runtime.callTool`), each offered skill's files as
  * `skill://NAME/PATH` resources, each skill as a prompt (a user activation), the catalog in the
- * instructions, and the MCP skills extension. Connect it to a transport yourself, or use
- * `serveStdio` / `serveHttp`. With `watch`, clients hear of registry changes until it closes.
+ * instructions, and the MCP skills extension. It serves the runtime it is given, as it is (its
+ * session, its grants); connect it to a transport yourself, or use `serveStdio` / `serveHttp`,
+ * which give each client a session of its own. The catalogs are estimated (use the serving
+ * entries for exact counting). With `watch`, clients hear of registry changes until it closes.
  */
 export function createMcpServer(runtime: SkillRuntime, options: McpServerOptions = {}): McpServer {
   const hub = new SkillServerHub(runtime, options);

@@ -12,30 +12,15 @@ import { parseSkillUri, skillUri } from './uris.js';
 /** Skills per `skills/list` page. */
 const PAGE_SIZE = 100;
 
-/**
- * The frontmatter as skillhost loaded it (name, description and the optional fields). It is
- * the registry's metadata, not a second read of the file: listing stays a metadata operation.
- */
-function frontmatterOf(entry: RegistryEntry): Skill['frontmatter'] {
-  const metadata = entry.metadata;
-  return {
-    name: entry.name,
-    description: metadata?.description ?? '',
-    ...(metadata?.license === undefined ? {} : { license: metadata.license }),
-    ...(metadata?.compatibility === undefined ? {} : { compatibility: metadata.compatibility }),
-    ...(metadata?.allowedTools === undefined ? {} : { 'allowed-tools': metadata.allowedTools }),
-    ...(metadata === undefined || Object.keys(metadata.metadata).length === 0
-      ? {}
-      : { metadata: { ...metadata.metadata } }),
-  };
-}
+/** What a listing shows of a skill's frontmatter (see `SkillServerHub.listedFrontmatter`). */
+export type FrontmatterOf = (entry: RegistryEntry) => Skill['frontmatter'];
 
 /**
  * Files are `dynamic`: publishing digests would mean reading every file of every skill on each
  * listing, outside the runtime's bounds and audit. Hosts discover files through directory reads
  * and read them through `resources/read`, which the runtime answers.
  */
-function skillOf(entry: RegistryEntry): Skill {
+function skillOf(entry: RegistryEntry, frontmatterOf: FrontmatterOf): Skill {
   return {
     uri: skillUri(entry.name, SKILL_FILE),
     frontmatter: frontmatterOf(entry),
@@ -54,13 +39,19 @@ function base64Bytes(base64: string): Uint8Array {
  * The MCP skills extension (`skills/list`, `skills/get`, `resources/directory/read`) answered
  * from the runtime: the offered skills, their capped listings, reads through the runtime.
  */
-export function skillsExtension(resources: SkillResources, offered: () => RegistryEntry[]) {
+export function skillsExtension(
+  resources: SkillResources,
+  offered: () => RegistryEntry[],
+  frontmatterOf: FrontmatterOf,
+) {
   const source: SkillSource = {
     list: async ({ cursor }) => {
       const start = cursor === undefined ? 0 : Number(cursor);
       const skills = offered();
       const from = Number.isSafeInteger(start) && start >= 0 ? start : 0;
-      const page = skills.slice(from, from + PAGE_SIZE).map(skillOf);
+      const page = skills
+        .slice(from, from + PAGE_SIZE)
+        .map((entry) => skillOf(entry, frontmatterOf));
       const next = from + PAGE_SIZE;
       return { skills: page, ...(next < skills.length ? { nextCursor: String(next) } : {}) };
     },
@@ -68,7 +59,7 @@ export function skillsExtension(resources: SkillResources, offered: () => Regist
       const parsed = parseSkillUri(uri);
       if (!parsed.ok || parsed.directory || parsed.path !== SKILL_FILE) return undefined;
       const entry = resources.offered(parsed.name);
-      return entry === undefined ? undefined : skillOf(entry);
+      return entry === undefined ? undefined : skillOf(entry, frontmatterOf);
     },
     read: async (uri): Promise<SkillReadResult> => {
       const [content] = resources.read(uri).contents;

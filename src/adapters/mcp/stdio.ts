@@ -1,3 +1,4 @@
+import type { JSONRPCMessage } from '@modelcontextprotocol/server';
 import {
   StdioServerTransport,
   serveStdio as serveSdkStdio,
@@ -16,7 +17,10 @@ export interface StdioServing {
 /**
  * Serves the runtime over this process's stdin and stdout until the client closes stdin. Both
  * protocol eras are served (the 2025 `initialize` handshake and 2026 `server/discover`); only
- * protocol messages are written to stdout. With `watch`, the client hears of registry changes.
+ * protocol messages are written to stdout. The client is served from a session of its own
+ * (`runtime.openSession`: its activations, grants and audit session), which ends with the
+ * connection. With `watch`, the client hears of registry changes; watching starts once the
+ * first answer is written, so that nothing but the catalogs stands between the spawn and it.
  */
 export async function serveStdio(
   runtime: SkillRuntime,
@@ -24,12 +28,27 @@ export async function serveStdio(
 ): Promise<StdioServing> {
   const hub = new SkillServerHub(runtime, options);
   const report = (error: unknown) => hub.report(error);
+  await hub.prepare();
+  const session = hub.openSession();
+  let ended = false;
   let markClosed: () => void = () => {};
   const closed = new Promise<void>((resolve) => {
-    markClosed = resolve;
+    markClosed = () => {
+      ended = true;
+      resolve();
+    };
   });
-  // The SDK's entry owns the transport and its callbacks; a subclass is how we learn the end.
+  let answered: () => void = () => {};
+  const firstAnswer = new Promise<void>((resolve) => {
+    answered = resolve;
+  });
+  // The SDK's entry owns the transport and its callbacks; a subclass is how we learn of the first
+  // answer and of the end.
   class ObservedTransport extends StdioServerTransport {
+    override async send(message: JSONRPCMessage): Promise<void> {
+      await super.send(message);
+      answered();
+    }
     override async close(): Promise<void> {
       await super.close();
       markClosed();
@@ -37,7 +56,7 @@ export async function serveStdio(
   }
   const handle = serveSdkStdio(
     () => {
-      const mcp = hub.build();
+      const mcp = hub.build(session);
       const stop = hub.onChange(() => announceChanges(mcp, report));
       const previous = mcp.server.onclose;
       mcp.server.onclose = () => {
@@ -48,17 +67,18 @@ export async function serveStdio(
     },
     { transport: new ObservedTransport(), onerror: report },
   );
-  // Watching starts once the connection is served: its first scan of the sources then runs
-  // behind the client's initialize, not before it.
+  let watching: Promise<void> = Promise.resolve();
   if (options.watch === true) {
-    try {
-      await hub.watch();
-    } catch (error) {
-      await handle.close();
-      throw error;
-    }
+    // A watch that cannot start leaves a working server that only misses change notices.
+    watching = Promise.race([firstAnswer, closed]).then(() =>
+      ended ? undefined : hub.watch().catch((error: unknown) => report(error)),
+    );
   }
-  const finished = closed.then(() => hub.close());
+  const finished = closed.then(async () => {
+    await watching;
+    await hub.close();
+    await session.close();
+  });
   return {
     closed: finished,
     close: async () => {

@@ -1,7 +1,16 @@
 import { quote } from '../../internal.js';
 import { integerOption, parseArgs, UsageError } from '../args.js';
 import type { CommandContext } from '../command.js';
+import {
+  CLIENT_TITLES,
+  clientSkillFolders,
+  isMcpClient,
+  MCP_CLIENTS,
+  type McpClient,
+  SHOWS_INSTRUCTIONS,
+} from '../mcp-clients.js';
 import { printable } from '../printable.js';
+import { indexCache } from '../registry-options.js';
 import { openRuntime, RUNTIME_OPTIONS } from '../runtime-options.js';
 import { VERSION } from '../version.js';
 
@@ -9,6 +18,9 @@ import { VERSION } from '../version.js';
 const CANNOT_START = 1;
 
 const LOOPBACK = new Set(['127.0.0.1', 'localhost', '::1', '[::1]']);
+
+/** A skill's pre-approvals end after this long without a call from its client (seconds). */
+const DEFAULT_GRANT_TIMEOUT = 900;
 
 /**
  * Settles on the first SIGINT or SIGTERM. A server runs until it is told to stop; the signal is
@@ -40,16 +52,36 @@ function listenFailure(error: unknown): string | undefined {
   return typeof code === 'string' && /^E[A-Z]+$/.test(code) ? error.message : undefined;
 }
 
-export async function run({ argv, io, deps }: CommandContext): Promise<number> {
+/** An origin as browsers send it (the adapter's rule, without loading the adapter). */
+function isOrigin(origin: string): boolean {
+  try {
+    return new URL(origin).origin !== 'null';
+  } catch {
+    return false;
+  }
+}
+
+export async function run(context: CommandContext): Promise<number> {
+  if (context.argv[0] === 'config') {
+    const { run: config } = await import('./mcp-config.js');
+    return config({ ...context, argv: context.argv.slice(1) });
+  }
+  return serve(context);
+}
+
+async function serve({ argv, io, deps }: CommandContext): Promise<number> {
   const args = parseArgs(argv, {
     ...RUNTIME_OPTIONS,
     http: { type: 'string' },
     host: { type: 'string' },
     'allow-origin': { type: 'string', multiple: true },
     watch: { type: 'boolean', negatable: true },
+    client: { type: 'string' },
+    budget: { type: 'string' },
+    'grant-timeout': { type: 'string' },
   });
   if (args.positionals.length > 0 || args.rest.length > 0)
-    throw new UsageError('mcp takes options only');
+    throw new UsageError('mcp takes options only (or: mcp config)');
   const port =
     args.options.http === undefined ? undefined : integerOption(args.options.http, 'http', 0);
   if (port !== undefined && port > 65535)
@@ -60,34 +92,72 @@ export async function run({ argv, io, deps }: CommandContext): Promise<number> {
   const allowedOrigins = (args.options['allow-origin'] as readonly string[] | undefined) ?? [];
   if (allowedOrigins.length > 0 && port === undefined)
     throw new UsageError('--allow-origin needs --http');
-  const { normaliseOrigin } = await import('../../adapters/mcp/index.js');
   for (const origin of allowedOrigins) {
-    if (normaliseOrigin(origin) === undefined)
+    if (!isOrigin(origin))
       throw new UsageError(
         `--allow-origin needs an origin such as http://localhost:3000, not ${quote(origin)}`,
       );
   }
+  const clientOption = args.options.client;
+  if (clientOption !== undefined && !isMcpClient(String(clientOption)))
+    throw new UsageError(`--client is one of ${MCP_CLIENTS.join(', ')}`);
+  const client = clientOption === undefined ? undefined : (String(clientOption) as McpClient);
+  const budget = integerOption(args.options.budget, 'budget', 8000);
+  if (budget < 1) throw new UsageError('--budget needs at least 1 token');
+  const grantTimeout = integerOption(
+    args.options['grant-timeout'],
+    'grant-timeout',
+    DEFAULT_GRANT_TIMEOUT,
+  );
 
+  const projectDir = deps.resolvePath(deps.cwd, String(args.options.project ?? '.'));
   // Never the terminal: in stdio mode stdin carries the protocol, and a server asks no one.
-  const opened = openRuntime(args, deps, { stdout: io.stdout, stderr: io.stderr });
+  const opened = openRuntime(
+    args,
+    deps,
+    { stdout: io.stdout, stderr: io.stderr },
+    {},
+    {},
+    client === undefined
+      ? {}
+      : {
+          leaveOut: clientSkillFolders(client, {
+            projectDir,
+            homeDir: deps.homeDir,
+            env: deps.env,
+            platform: deps.platform ?? 'linux',
+            resolvePath: deps.resolvePath,
+          }),
+        },
+  );
+  for (const source of opened.leftOut)
+    io.stderr.write(
+      `skillhost mcp: leaving out ${printable(source.root)}: ${CLIENT_TITLES[client as McpClient]} serves it itself\n`,
+    );
   const signal = stopSignal();
   try {
-    const mcp = await import('../../adapters/mcp/index.js');
+    const cache = indexCache(args, deps);
     const options = {
       name: 'skillhost',
       version: VERSION,
       watch: args.options.watch !== false,
+      budget,
+      grantsIdleMs: grantTimeout * 1000,
+      ...(client !== undefined && SHOWS_INSTRUCTIONS.has(client) ? { toolCatalogBudget: 0 } : {}),
+      ...(cache === undefined ? {} : { catalogCache: cache }),
       onError: (error: Error) => io.stderr.write(`skillhost mcp: ${printable(error.message)}\n`),
     };
     if (port === undefined) {
-      const serving = await mcp.serveStdio(opened.runtime, options);
+      const { serveStdio } = await import('../../adapters/mcp/index.js');
+      const serving = await serveStdio(opened.runtime, options);
       await Promise.race([serving.closed, signal.stopped]);
       await serving.close();
       return 0;
     }
-    let serving: Awaited<ReturnType<typeof mcp.serveHttp>>;
+    const { serveHttp } = await import('../../adapters/mcp/index.js');
+    let serving: Awaited<ReturnType<typeof serveHttp>>;
     try {
-      serving = await mcp.serveHttp(opened.runtime, {
+      serving = await serveHttp(opened.runtime, {
         ...options,
         port,
         allowedOrigins,

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { createRequire } from 'node:module';
 import { homedir } from 'node:os';
 import { resolve } from 'node:path';
 import { setFlagsFromString } from 'node:v8';
@@ -7,10 +8,12 @@ import { createJsonlAuditSink, readAuditLogFile } from '../../node/audit-sink.js
 import { createDirectoryCacheStore } from '../../node/cache-store.js';
 import { createNodeFileSystem } from '../../node/fs.js';
 import { sha256 } from '../../node/hash.js';
-import { createSandboxRunner } from '../../node/sandbox.js';
-import { createSessionStore, readPrivateFile } from '../../node/session-store.js';
+import type { ScriptRunner } from '../../node/index.js';
+import type * as Sandbox from '../../node/sandbox.js';
+import type * as SessionStore from '../../node/session-store.js';
 import type { CliDeps } from '../io.js';
 import { readUserConfig, writeUserConfig } from './config.js';
+import { readTextFile, selfCommand, writeTextFile } from './files.js';
 
 /**
  * Tunes this process for a short command over possibly many files: V8's young generation is
@@ -22,6 +25,41 @@ import { readUserConfig, writeUserConfig } from './config.js';
 export function prepareCliProcess(argv: readonly string[] = []): void {
   if (argv[0] === 'mcp') return;
   setFlagsFromString('--semi-space-growth-factor=1');
+}
+
+/**
+ * A module of the node entry, loaded on first use, synchronously (Node loads an ES module with
+ * `require` since 20.19): the sandbox runner and the session store bring the whole core with
+ * them, which a command that never runs a script or keeps a session (list, validate, mcp until
+ * its first answer) does not pay for.
+ */
+function later<T>(path: string): () => T {
+  let loaded: T | undefined;
+  return () => {
+    loaded ??= createRequire(import.meta.url)(path) as T;
+    return loaded;
+  };
+}
+
+const sandbox = later<typeof Sandbox>('../../node/sandbox.js');
+const sessionStore = later<typeof SessionStore>('../../node/session-store.js');
+
+/** The bubblewrap runner, made when a script first needs it. */
+function lazyRunner(): ScriptRunner {
+  let runner: ScriptRunner | undefined;
+  const get = () => {
+    runner ??= sandbox().createSandboxRunner({ homeDir: homedir() });
+    return runner;
+  };
+  return {
+    run: (request) => get().run(request),
+    explain: (request) => {
+      const made = get();
+      if (made.explain === undefined) throw new Error('This runner cannot explain a run');
+      return made.explain(request);
+    },
+    sandbox: () => get().sandbox(),
+  };
 }
 
 /** The real world for the command line: this process's working directory, home and environment. */
@@ -37,13 +75,17 @@ export function createNodeCliDeps(): CliDeps {
     cacheStore: createDirectoryCacheStore,
     readConfig: readUserConfig,
     writeConfig: writeUserConfig,
-    runner: createSandboxRunner({ homeDir: homedir() }),
+    runner: lazyRunner(),
     auditSink: (path) => createJsonlAuditSink(path),
     readText: readAuditLogFile,
     now: () => new Date(),
     newSessionId: () => randomUUID(),
-    sessions: createSessionStore,
-    readPrivateFile,
+    sessions: (directory) => sessionStore().createSessionStore(directory),
+    readPrivateFile: (path) => sessionStore().readPrivateFile(path),
+    platform: process.platform,
+    readTextFile,
+    writeTextFile,
+    selfCommand,
     onInterrupt: (listener) => {
       let pressed = 0;
       const handler = () => {

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import type { Client } from '@modelcontextprotocol/client';
 import { expect } from 'vitest';
 import type { ToolDefinition } from '../../../src/runtime/tools.js';
+import type { SkillRuntime } from '../../../src/runtime/types.js';
 import { skillText, writeTree } from '../../helpers/temp.js';
 
 /**
@@ -93,10 +94,26 @@ export function metaOf(result: unknown): any {
   return _meta?.['skillhost/result'];
 }
 
-/** A runtime tool definition as MCP lists it: the title also among the annotations. */
-export function mcpToolOf(tool: ToolDefinition): Record<string, unknown> {
-  const { deprecatedNames: _, ...listed } = tool;
-  return { ...listed, annotations: { title: tool.title, ...tool.annotations } };
+/**
+ * A runtime tool definition as MCP lists it: the title also among the annotations, and
+ * `skillhost_activate`'s description followed by the catalog (Markdown, within its budget), for
+ * clients that show the model tool descriptions but not the server's instructions.
+ */
+export function mcpToolsOf(runtime: SkillRuntime): Record<string, unknown>[] {
+  const catalog = runtime.catalog({
+    format: 'markdown',
+    budget: 800,
+    searchTool: 'skillhost_search',
+  }).text;
+  return runtime.tools().map((tool: ToolDefinition) => {
+    const { deprecatedNames: _, ...listed } = tool;
+    return {
+      ...listed,
+      description:
+        tool.name === 'skillhost_activate' ? `${tool.description}\n\n${catalog}` : tool.description,
+      annotations: { title: tool.title, ...tool.annotations },
+    };
+  });
 }
 
 /** The error a promise rejects with (it must reject). */

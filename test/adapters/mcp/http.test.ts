@@ -16,7 +16,7 @@ import {
   ESCAPES,
   expectBadCallsRefused,
   LOGO,
-  mcpToolOf,
+  mcpToolsOf,
   metaOf,
   OUTSIDE_SECRET,
   rejection,
@@ -92,7 +92,7 @@ describe('serveHttp: Streamable HTTP on loopback (in process, the SDK client)', 
 
   it('lists exactly the runtime tools', async () => {
     const { tools } = await client.listTools();
-    expect(tools).toEqual(runtime.tools().map(mcpToolOf));
+    expect(tools).toEqual(mcpToolsOf(runtime));
     const readOnly = Object.fromEntries(
       tools.map((tool) => [tool.name, tool.annotations?.readOnlyHint]),
     );

@@ -1,5 +1,7 @@
 import { Client, InMemoryTransport } from '@modelcontextprotocol/client';
+import { SkillsClient } from '@modelcontextprotocol/client/ext/skills';
 import { afterEach, describe, expect, it } from 'vitest';
+import { parse as parseYaml } from 'yaml';
 import { createMcpServer, type McpServerOptions } from '../../../src/adapters/mcp/index.js';
 import { parseAuditLog } from '../../../src/audit/reader.js';
 import { MemoryAuditSink } from '../../../src/audit/trail.js';
@@ -8,7 +10,7 @@ import { createNodeFileSystem } from '../../../src/node/fs.js';
 import { sha256 } from '../../../src/node/hash.js';
 import { CANONICAL_TOOLS } from '../../../src/policy/tools.js';
 import { type CreateSkillRuntimeOptions, createSkillRuntime } from '../../../src/runtime/create.js';
-import { tempDir } from '../../helpers/temp.js';
+import { skillText, tempDir, writeTree } from '../../helpers/temp.js';
 import {
   addSkill,
   metaOf,
@@ -57,6 +59,47 @@ async function connect(
 }
 
 describe('createMcpServer', () => {
+  it('lists each skill’s frontmatter as the served SKILL.md parses, every field of it', async () => {
+    const tree = skillTree(scratch);
+    const frontmatter = [
+      'name: folded',
+      'description: >',
+      '  Folds a long description',
+      '  over two lines. Use when folding.',
+      'metadata:',
+      '  version: "1.0"',
+      '  author: Ada',
+      'when_to_use: "when asked"',
+      'user-invocable: true',
+    ].join('\n');
+    writeTree(tree.skills, {
+      'folded/SKILL.md': skillText(frontmatter, '# Folded\n'),
+      // Parsed as a client parses it, its metadata holds a number: not an entry the skills
+      // extension allows, so it is left out of skills/list (the tools and prompts still serve it).
+      'numbered/SKILL.md': skillText(
+        'name: numbered\ndescription: Has a numbered version. Use for numbers.\nmetadata:\n  version: 1.0',
+      ),
+    });
+    const { client } = await connect({ tree });
+    const skills = new SkillsClient(client);
+    const { skills: listed } = await skills.list();
+    const folded = listed.find((skill) => skill.uri === 'skill://folded/SKILL.md');
+    // The YAML as any client parses the served file: the folded text keeps its final line
+    // break, a boolean is a boolean, and fields skillhost does not load are listed too.
+    expect(folded?.frontmatter).toEqual(parseYaml(frontmatter));
+    expect(folded?.frontmatter.description).toBe(
+      'Folds a long description over two lines. Use when folding.\n',
+    );
+    const served = await client.readResource({ uri: 'skill://folded/SKILL.md' });
+    const text = JSON.stringify(served.contents[0]);
+    expect(text).toContain('description: >');
+    const manifest = await skills.read(folded!);
+    expect(manifest.frontmatter).toEqual(folded?.frontmatter);
+    expect(listed.map((skill) => skill.uri)).not.toContain('skill://numbered/SKILL.md');
+    const { prompts } = await client.listPrompts();
+    expect(prompts.map((prompt) => prompt.name)).toContain('numbered');
+  });
+
   it('serves only the skills in the runtime scope, whatever the URI or prompt names', async () => {
     const { client, records } = await connect({ runtime: { scope: ['notes'] } });
     expect((await client.listPrompts()).prompts.map((prompt) => prompt.name)).toEqual(['notes']);

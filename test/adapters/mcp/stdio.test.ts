@@ -18,7 +18,7 @@ import {
   ESCAPES,
   expectBadCallsRefused,
   LOGO,
-  mcpToolOf,
+  mcpToolsOf,
   metaOf,
   OUTSIDE_SECRET,
   rejection,
@@ -101,7 +101,7 @@ describe('skillhost mcp over stdio (the built bin, the SDK client)', () => {
       deps: nodeRuntimeDeps({ runner: shellRunner() }),
     });
     const { tools } = await client.listTools();
-    expect(tools).toEqual(runtime.tools().map(mcpToolOf));
+    expect(tools).toEqual(mcpToolsOf(runtime));
     const readOnly = Object.fromEntries(
       tools.map((tool) => [tool.name, tool.annotations?.readOnlyHint]),
     );

@@ -29,6 +29,18 @@ export interface Call {
   readonly input: Readonly<Record<string, unknown>>;
 }
 
+/** The calls the conversations make, with the fixture skills of skills.ts. */
+export const ACTIVATE: Call = { tool: 'skillhost_activate', input: { name: 'tidy-notes' } };
+export const READ: Call = {
+  tool: 'skillhost_read',
+  input: { name: 'tidy-notes', path: 'references/style.md' },
+};
+export const RUN: Call = {
+  tool: 'skillhost_run',
+  input: { name: 'tidy-notes', script: 'scripts/count.sh', args: ['notes.txt'] },
+};
+export const SEARCH: Call = { tool: 'skillhost_search', input: { query: 'tidy up meeting notes' } };
+
 function toml(value: unknown): string {
   if (typeof value === 'string') return JSON.stringify(value);
   if (Array.isArray(value)) return `[${value.map(toml).join(', ')}]`;
