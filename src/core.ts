@@ -247,8 +247,8 @@ export type {
   Refusal,
   ScriptApprovalQuestion,
   ScriptRun,
-  SetupAuditEvent,
   SessionOptions,
+  SetupAuditEvent,
   SkillFileListing,
   SkillRuntime,
 } from './runtime/types.js';

@@ -66,8 +66,8 @@ import type {
   ApprovalStore,
   Refusal,
   ScriptRun,
-  SetupAuditEvent,
   SessionOptions,
+  SetupAuditEvent,
   SkillFileListing,
   SkillRuntime,
 } from './types.js';
