@@ -58,6 +58,12 @@ export interface StoredApproval {
 export interface UserConfig {
   readonly trustedProjects: readonly string[];
   readonly approvals?: readonly StoredApproval[];
+  /** Ids of standard skill folders not to search (`skillhost list --sources` shows them). */
+  readonly disabledSources?: readonly string[];
+  /** Skills the catalog keeps visible first under a budget (after trust). */
+  readonly pinnedSkills?: readonly string[];
+  /** Audit log rotation: the size a log may reach, and how many rotated logs are kept. */
+  readonly auditLog?: { readonly maxBytes?: number; readonly keep?: number };
 }
 
 /** What the CLI needs from the outside world; the bin passes the real ones. */

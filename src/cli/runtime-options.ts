@@ -17,6 +17,7 @@ import { VERSION } from './version.js';
 /** Options of the commands that use capabilities (and so the policy and the audit log). */
 export const RUNTIME_OPTIONS: OptionSpecs = {
   ...SOURCE_OPTIONS,
+  'audit-log': { type: 'string' },
   tools: { type: 'string' },
   deny: { type: 'string', multiple: true },
   narrow: { type: 'boolean' },
@@ -153,7 +154,7 @@ export function openRuntime(
   const settings = sourceSettings(args, deps);
   const workspace =
     scripts.workspace === undefined
-      ? defaultWorkspace(settings.projectDir, deps)
+      ? defaultWorkspace(settings.workspaceDir, deps)
       : (scripts.workspace ?? undefined);
   const sink = deps.auditSink(auditLogPath(args, deps));
   const confirm = session.confirm ?? terminalConfirm(io);

@@ -55,7 +55,12 @@ describe('skillhost list and trust', () => {
       ['proj-skill', 'untrusted', 'untrusted'],
       ['user-skill', 'active', 'trusted'],
     ]);
-    expect(document.project).toEqual({ path: project, trusted: false });
+    expect(document.project).toEqual({
+      path: project,
+      trusted: false,
+      foundBy: 'marker',
+      marker: '.agents',
+    });
     expect((await runCli(['list'], { cwd: project, home })).stdout).toContain(
       "run 'skillhost trust'",
     );

@@ -1,9 +1,9 @@
-import { countBySeverity, type RegistryEntry, type SkillStatus } from '../../node/index.js';
+import type { Diagnostic, RegistryEntry, SkillStatus } from '../../node/index.js';
 import { parseArgs, UsageError } from '../args.js';
 import type { CommandContext } from '../command.js';
 import { displayPath, printable } from '../format.js';
 import { writeWithBackpressure } from '../io.js';
-import { openRegistry, SOURCE_OPTIONS } from '../registry-options.js';
+import { JSON_OPTION, openRegistry, projectLine, SOURCE_OPTIONS } from '../registry-options.js';
 import { createStyle } from '../style.js';
 
 function diagnosticJson(entry: RegistryEntry) {
@@ -37,10 +37,49 @@ export function entryJson(entry: RegistryEntry) {
   };
 }
 
+/** The shadowing notes are the status itself (NOTES says "shadowed by"): not findings of the skill. */
+const STATUS_CODES = new Set(['SKILL_SHADOWED', 'SKILL_DUPLICATE']);
+
+/** A skill's own errors, then its warnings, in file order, without the shadowing. */
+export function findingsOf(entry: RegistryEntry): Diagnostic[] {
+  const own = entry.diagnostics.filter(
+    (diagnostic) => diagnostic.severity !== 'info' && !STATUS_CODES.has(diagnostic.code),
+  );
+  return [
+    ...own.filter((diagnostic) => diagnostic.severity === 'error'),
+    ...own.filter((diagnostic) => diagnostic.severity !== 'error'),
+  ];
+}
+
+function shortMessage(message: string, length = 100): string {
+  const line = message.replace(/\s+/g, ' ');
+  return line.length <= length ? line : `${line.slice(0, length - 1)}…`;
+}
+
 export async function run({ argv, io, deps }: CommandContext): Promise<number> {
-  const args = parseArgs(argv, SOURCE_OPTIONS);
+  const args = parseArgs(argv, {
+    ...SOURCE_OPTIONS,
+    ...JSON_OPTION,
+    sources: { type: 'boolean' },
+    verbose: { type: 'boolean', short: 'v' },
+    quiet: { type: 'boolean', short: 'q' },
+  });
   if (args.positionals.length > 0) throw new UsageError('list takes no arguments');
-  const { registry, projectDir, projectTrusted } = openRegistry(args, deps);
+  if (args.options.verbose === true && args.options.quiet === true)
+    throw new UsageError('--verbose and --quiet contradict each other');
+  if (args.options.json === true && (args.options.verbose === true || args.options.quiet === true))
+    throw new UsageError(
+      '--verbose and --quiet are for text output (--json lists every diagnostic)',
+    );
+  if (
+    args.options.sources === true &&
+    (args.options.verbose === true || args.options.quiet === true)
+  )
+    throw new UsageError('--sources takes neither --verbose nor --quiet');
+  const opened = openRegistry(args, deps);
+  if (args.options.sources === true)
+    return (await import('./list-sources.js')).listSources(opened, args, io, deps);
+  const { registry, projectDir, projectTrusted, settings } = opened;
   const entries = registry.entries;
   const counts: Record<SkillStatus, number> = { active: 0, shadowed: 0, skipped: 0, untrusted: 0 };
   for (const entry of entries) counts[entry.status] += 1;
@@ -57,7 +96,12 @@ export async function run({ argv, io, deps }: CommandContext): Promise<number> {
     }
     const rest = {
       sources: registry.sources.map((source) => ({ ...source })),
-      project: { path: projectDir, trusted: projectTrusted },
+      project: {
+        path: projectDir,
+        trusted: projectTrusted,
+        foundBy: settings.project.foundBy,
+        ...(settings.project.marker === undefined ? {} : { marker: settings.project.marker }),
+      },
       diagnostics: registry.diagnostics.map((diagnostic) => ({ ...diagnostic })),
       summary: { skills: entries.length, ...counts },
     };
@@ -69,9 +113,13 @@ export async function run({ argv, io, deps }: CommandContext): Promise<number> {
     return 0;
   }
 
+  const quiet = args.options.quiet === true;
+  const verbose = args.options.verbose === true;
+  const shown = quiet ? entries.filter((entry) => entry.status === 'skipped') : entries;
   const style = createStyle(io.stdout, deps.env);
   const row = (entry: RegistryEntry): string[] => {
-    const found = countBySeverity(entry.diagnostics);
+    const findings = findingsOf(entry);
+    const first = findings[0];
     const notes = [
       entry.metadata === undefined || entry.metadata.name === entry.name
         ? ''
@@ -79,8 +127,9 @@ export async function run({ argv, io, deps }: CommandContext): Promise<number> {
       entry.shadowedBy === undefined
         ? ''
         : `${entry.identical ? 'identical to' : 'shadowed by'} ${entry.shadowedBy}`,
-      found.error > 0 ? `${found.error} error${found.error === 1 ? '' : 's'}` : '',
-      found.warning > 0 ? `${found.warning} warning${found.warning === 1 ? '' : 's'}` : '',
+      first === undefined || verbose
+        ? ''
+        : `${first.severity} ${first.code}: ${printable(shortMessage(first.message))}${findings.length > 1 ? ` (+${findings.length - 1} more: --verbose)` : ''}`,
     ].filter((note) => note !== '');
     return [
       printable(entry.name),
@@ -94,7 +143,7 @@ export async function run({ argv, io, deps }: CommandContext): Promise<number> {
   const header = ['NAME', 'SOURCE', 'TRUST', 'STATUS', 'PATH', 'NOTES'];
   // Column widths first, then rows written as they are made: the table is never whole in memory.
   const widths = header.map((title) => title.length);
-  for (const entry of entries) {
+  for (const entry of shown) {
     row(entry).forEach((cell, column) => {
       widths[column] = Math.max(widths[column] as number, cell.length);
     });
@@ -106,29 +155,37 @@ export async function run({ argv, io, deps }: CommandContext): Promise<number> {
       )
       .join('  ')
       .trimEnd();
-  let chunk = `${style.bold(line(header))}\n`;
-  for (const entry of entries) {
+  let chunk = shown.length === 0 && quiet ? '' : `${style.bold(line(header))}\n`;
+  for (const entry of shown) {
     const text = line(row(entry));
     chunk += `${entry.status === 'skipped' ? style.red(text) : entry.status === 'active' ? text : style.dim(text)}\n`;
+    if (verbose) {
+      for (const finding of findingsOf(entry)) {
+        const place = finding.line > 0 ? `:${finding.line}:${finding.column}` : '';
+        chunk += `    ${finding.severity} ${finding.code}: ${printable(finding.message)} (${printable(displayPath(finding.file, deps.cwd))}${place})\n`;
+      }
+    }
     if (chunk.length > 65_536) {
       await writeWithBackpressure(io.stdout, chunk);
       chunk = '';
     }
   }
-  const lines = [chunk.slice(0, -1)];
+  const lines = chunk === '' ? [] : [chunk.slice(0, -1)];
   if (entries.length === 0) lines.push('(no skills found)');
   lines.push(
-    '',
+    ...(lines.length === 0 ? [] : ['']),
     `${entries.length} skill${entries.length === 1 ? '' : 's'}: ${counts.active} active, ${counts.shadowed} shadowed, ${counts.skipped} skipped, ${counts.untrusted} untrusted`,
   );
   // What the search itself ran into (a limit reached, a loop, a folder it could not read):
   // skills may be missing from the table, so say so.
   for (const finding of registry.diagnostics) {
+    if (quiet && finding.severity !== 'error') continue;
     lines.push(
       `${finding.severity} ${finding.code}: ${printable(finding.message)} (${printable(displayPath(finding.file, deps.cwd))})`,
     );
   }
-  if (counts.untrusted > 0) {
+  if (!quiet) lines.push(projectLine(settings, deps));
+  if (counts.untrusted > 0 && !quiet) {
     lines.push(
       `Project skills in ${printable(projectDir)} are not loaded until the folder is trusted: run 'skillhost trust' there (or pass --trust).`,
     );

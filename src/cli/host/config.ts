@@ -16,7 +16,13 @@ export function readUserConfig(path: string): UserConfig {
     });
   }
   try {
-    const value = JSON.parse(text) as { trustedProjects?: unknown; approvals?: unknown };
+    const value = JSON.parse(text) as {
+      trustedProjects?: unknown;
+      approvals?: unknown;
+      disabledSources?: unknown;
+      pinnedSkills?: unknown;
+      auditLog?: unknown;
+    };
     const trusted = value.trustedProjects ?? [];
     if (
       !Array.isArray(trusted) ||
@@ -34,7 +40,12 @@ export function readUserConfig(path: string): UserConfig {
     if (!Array.isArray(approvals) || !approvals.every(isApproval)) {
       throw new Error('approvals must be a list of {key, skill, script, contentHash}');
     }
-    return { trustedProjects: trusted as string[], approvals };
+    const optional = {
+      ...stringList(value.disabledSources, 'disabledSources', 'source ids'),
+      ...stringList(value.pinnedSkills, 'pinnedSkills', 'skill names'),
+      ...auditLogSettings(value.auditLog),
+    };
+    return { trustedProjects: trusted as string[], approvals, ...optional };
   } catch (error) {
     throw new SkillhostError(
       'CONFIG_INVALID',
@@ -42,6 +53,33 @@ export function readUserConfig(path: string): UserConfig {
       { cause: error, details: { path } },
     );
   }
+}
+
+/** An optional list of strings, as `{ [key]: list }`, or nothing when absent. */
+function stringList(value: unknown, key: string, what: string): Record<string, string[]> {
+  if (value === undefined) return {};
+  if (!Array.isArray(value) || !value.every((item) => typeof item === 'string'))
+    throw new Error(`${key} must be a list of ${what}`);
+  return { [key]: value as string[] };
+}
+
+function auditLogSettings(value: unknown): { auditLog?: { maxBytes?: number; keep?: number } } {
+  if (value === undefined) return {};
+  const settings = value as Record<string, unknown>;
+  const whole = (item: unknown) => typeof item === 'number' && Number.isInteger(item) && item > 0;
+  if (
+    typeof value !== 'object' ||
+    value === null ||
+    (settings.maxBytes !== undefined && !whole(settings.maxBytes)) ||
+    (settings.keep !== undefined && !whole(settings.keep))
+  )
+    throw new Error('auditLog must be {"maxBytes": N, "keep": N} with positive whole numbers');
+  return {
+    auditLog: {
+      ...(settings.maxBytes === undefined ? {} : { maxBytes: settings.maxBytes as number }),
+      ...(settings.keep === undefined ? {} : { keep: settings.keep as number }),
+    },
+  };
 }
 
 /** Writes the user config atomically (temporary file, then rename), readable only by the user. */
