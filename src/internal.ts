@@ -58,10 +58,17 @@ export {
 export { RUNTIME_TOOLS_ALLOWED_BY_DEFAULT } from './policy/tools.js';
 export { quote } from './quote.js';
 export { SkillRegistry } from './registry/registry.js';
+export {
+  notFoundError,
+  skillFindings,
+  unavailableError,
+  usableEntry,
+} from './registry/usable.js';
 export { loadScript } from './runtime/scripts.js';
 export { type CheckSkillOptions, checkSkillDirectory } from './skill-files/check.js';
 export { findSkillFileEntry } from './skill-files/skill-file.js';
 export { WALK_DEFAULTS, walkSkillTree } from './skill-files/walker.js';
+export { editDistance, suggest, withSuggestions } from './suggest.js';
 
 /**
  * The public functions that parse YAML, with `yaml` as their default YAML source (an explicit

@@ -26,10 +26,10 @@ import {
   type ToolRequest,
 } from '../policy/engine.js';
 import { RUNTIME_TOOLS_ALLOWED_BY_DEFAULT } from '../policy/tools.js';
-import { quote } from '../quote.js';
 import type { DiscoveryOptions } from '../registry/discover.js';
 import { type RegistryChanges, type RegistryEntry, SkillRegistry } from '../registry/registry.js';
 import type { SkillSource, SourceKind } from '../registry/sources.js';
+import { usableEntry } from '../registry/usable.js';
 import {
   type ActivationHost,
   type ActivationOptions,
@@ -226,6 +226,17 @@ export class Runtime implements SkillRuntime {
     return this.#registry.entries;
   }
 
+  unusableCopy(name: string): RegistryEntry | undefined {
+    const bare = name.includes('@') ? name.slice(0, name.indexOf('@')) : name;
+    if (this.#parts.scope !== undefined && !this.#parts.scope.includes(bare)) return undefined;
+    const entry =
+      this.#registry.resolve(name) ??
+      (name.includes('@') ? undefined : this.#registry.copies(bare)[0]);
+    return entry !== undefined && (entry.status === 'skipped' || entry.status === 'untrusted')
+      ? entry
+      : undefined;
+  }
+
   offered(): RegistryEntry[] {
     const usable = this.#registry.active();
     const scope = this.#parts.scope;
@@ -262,17 +273,7 @@ export class Runtime implements SkillRuntime {
 
   /** The usable entry of a name or address; throws SKILL_NOT_FOUND or SKILL_UNAVAILABLE. */
   #usable(name: string): RegistryEntry {
-    const entry = this.#registry.resolve(name);
-    if (entry === undefined) {
-      throw new SkillhostError('SKILL_NOT_FOUND', `No skill named ${quote(name)}`);
-    }
-    if (entry.status === 'skipped' || entry.status === 'untrusted') {
-      throw new SkillhostError(
-        'SKILL_UNAVAILABLE',
-        `Skill ${entry.address} is ${entry.status === 'skipped' ? 'skipped: it has errors' : 'in a project folder that is not trusted'}`,
-      );
-    }
-    return entry;
+    return usableEntry(this.#registry, name);
   }
 
   /**
