@@ -41,6 +41,7 @@ export {
   MemoryAuditSink,
   redactSecrets,
 } from './audit/trail.js';
+export { countSkillUsage, type RecordedUsage } from './audit/usage.js';
 // Codes, errors and diagnostics.
 export { CODES, type Code, type CodeCategory, type CodeInfo, describeCode } from './codes.js';
 // The outside world, as interfaces (skillhost/node and skillhost/testing implement them).
@@ -95,6 +96,8 @@ export {
   type CatalogResult,
   type CatalogSkill,
   renderCatalog,
+  type SkillUsage,
+  type UsageTable,
 } from './disclosure/catalog.js';
 export {
   checkResourcePath,

@@ -10,7 +10,7 @@ import {
   writeSync,
 } from 'node:fs';
 import { dirname } from 'node:path';
-import type { AuditSink } from '../core.js';
+import { type AuditSink, countSkillUsage, parseAuditLog, type RecordedUsage } from '../core.js';
 
 export interface JsonlSinkOptions {
   /** When to flush to disk: after every record (`always`, default), never, or every N records. */
@@ -86,5 +86,41 @@ export function readAuditLogFile(path: string): string {
   } catch (error) {
     if ((error as { code?: string }).code === 'ENOENT') return '';
     throw error;
+  }
+}
+
+/** How much of the end of the audit log `readSkillUsage` reads by default. */
+export const USAGE_TAIL_BYTES = 4 * 1024 * 1024;
+
+/**
+ * The activations of each skill recorded in the last `maxBytes` of the audit log at `path`
+ * (recent use is what counts; a missing log is no use): pass it as `CatalogOptions.usage`.
+ */
+export function readSkillUsage(
+  path: string,
+  maxBytes: number = USAGE_TAIL_BYTES,
+): Map<string, RecordedUsage> {
+  let descriptor: number;
+  try {
+    descriptor = openSync(path, constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0));
+  } catch {
+    return new Map();
+  }
+  try {
+    const { size } = fstatSync(descriptor);
+    const start = Math.max(0, size - maxBytes);
+    const bytes = Buffer.alloc(size - start);
+    let read = 0;
+    while (read < bytes.length) {
+      const count = readSync(descriptor, bytes, read, bytes.length - read, start + read);
+      if (count === 0) break;
+      read += count;
+    }
+    let text = bytes.subarray(0, read).toString('utf8');
+    // Started in the middle of a record: begin at the next one.
+    if (start > 0) text = text.slice(text.indexOf('\n') + 1);
+    return countSkillUsage(parseAuditLog(text).records);
+  } finally {
+    closeSync(descriptor);
   }
 }

@@ -21,7 +21,12 @@ export const {
   validateSkillPaths,
 } = bindYaml(loadYaml);
 
-export { createJsonlAuditSink, type JsonlSinkOptions, readAuditLogFile } from './audit-sink.js';
+export {
+  createJsonlAuditSink,
+  type JsonlSinkOptions,
+  readAuditLogFile,
+  readSkillUsage,
+} from './audit-sink.js';
 export { createDirectoryCacheStore } from './cache-store.js';
 export {
   loadSkillFromDisk,
