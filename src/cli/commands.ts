@@ -21,6 +21,7 @@ Options:
   --format text|json|github
                           Output format (default: text)
   --json                  Same as --format json
+  -q, --quiet             Print only errors and the summary (text and github)
   --max-depth N           Deepest folder level searched below a PATH (default 8)
   --follow-symlinks       Follow symbolically linked directories (never into a
                           loop); without it they are reported and skipped
@@ -31,7 +32,12 @@ Output:
           an excerpt with a caret, a hint) and a summary line; colour on a TTY
   json    {"results": [{"path", "valid", "diagnostics", "properties"}],
            "summary": {"skills", "valid", "invalid"}}
-  github  GitHub Actions annotations (::error file=...,line=...::message)
+  github  GitHub Actions annotations (::error file=...,line=...::message), the
+          file relative to the repository root (the folder holding .git, or
+          $GITHUB_WORKSPACE), so that each annotation lands on the diff
+
+The summary counts skills only: a PATH that does not exist is reported, and
+not counted as a checked skill.
 
 Exit codes:
   0  every skill is valid (warnings allowed)
@@ -86,10 +92,21 @@ Exit codes:
 
 List every skill found in the sources: its name, source, trust, status and
 path. A skill's name is its folder's name; when its SKILL.md claims another
-name, NOTES shows it ("claims name '...'"; claimedName in JSON). Status is one of: active (offered to the model), shadowed (another skill
-with the same name takes precedence; still reachable as name@source), skipped
-(has errors) and untrusted (in a project folder that is not trusted yet).
-Only metadata is read: no skill body enters memory.
+name, NOTES shows it ("claims name '...'"; claimedName in JSON). Status is one
+of: active (offered to the model), shadowed (another skill with the same name
+takes precedence; still reachable as name@source), skipped (has errors) and
+untrusted (in a project folder that is not trusted yet). NOTES also shows the
+skill's first error or warning (its code and message) and how many more it
+has; --verbose lists them all. The last lines say which project folder was
+used and how it was found. Only metadata is read: no skill body enters memory.
+
+Options:
+  --sources               List the folders searched instead: ID, tool, trust,
+                          state (searched, missing, not trusted, switched off)
+                          and how many skills each holds
+  -v, --verbose           Every error and warning of each skill, with its place
+  -q, --quiet             Only the skills with errors, and the summary
+  --json                  Print JSON
 
 ${SOURCE_OPTIONS_HELP}
   -h, --help              Show this help
@@ -109,19 +126,31 @@ description (sanitised to one line, invisible characters removed), trusted
 skills first, values escaped for the format. Untrusted project skills and
 skills with errors are left out. With no usable skill, nothing is printed.
 
-With --budget, the catalog is made to fit that many tokens (counted with the
-o200k tokenizer): descriptions are shortened, then dropped, then skills are
-hidden - untrusted skills first - and a marker says how many are hidden and
-that the skillhost_search tool finds them.
+With --budget, the catalog fits that many tokens (o200k), filled as fully as
+it allows: when the estimate shows that everything fits with room to spare,
+nothing is counted; otherwise the o200k tokenizer counts the text that decides
+the cut. Which skills stay visible: trusted before untrusted, then pinned
+skills ("pinnedSkills" in $SKILLHOST_HOME/config.json, or --pin), then those
+used most and most recently according to the audit log, then by name.
+Descriptions of the others are shortened, then dropped, then skills are
+hidden, and a marker says how many are hidden and that the skillhost_search
+tool finds them.
 
 Options:
-  --format xml|markdown|json   Output format (default: xml)
-  --budget TOKENS              Most tokens the catalog may take
-  --explain                    Say on stderr what was cut and why
-  --locations                  Include each SKILL.md path
+  --format xml|markdown|json
+                          Output format (default: xml)
+  --json                  Same as --format json
+  --budget TOKENS         Most tokens the catalog may take
+  --explain               Say on stderr what was cut and why, skill by skill
+                          (as JSON with --format json: tokens, exact, counts,
+                          decisions, explain)
+  --pin NAME              Keep this skill visible first (repeatable)
+  --locations             Include each SKILL.md path
+  --audit-log PATH        The audit log whose activations rank the skills
+                          (default: $SKILLHOST_HOME/audit.jsonl)
 
 ${SOURCE_OPTIONS_HELP}
-  -h, --help                   Show this help
+  -h, --help              Show this help
 
 Exit codes:
   0  printed (also when there is no usable skill)
@@ -145,11 +174,17 @@ exact content (the SHA-256 of its SKILL.md); without a terminal it is refused
 with PERMISSION_REQUIRED. "Always" is stored in $SKILLHOST_HOME/config.json.
 
 Options:
-  --triggered-by model|user|router   Who activates it (default: user, which
-                                      asks nothing: it is your own choice)
+  --triggered-by model|user|router
+                          Who activates it (default: user, which asks
+                          nothing: it is your own choice)
+  --json                  Print the activation as JSON
 
 ${RUNTIME_OPTIONS_HELP}
-  -h, --help                          Show this help
+  -h, --help              Show this help
+
+A skill that skillhost list shows as skipped or untrusted is SKILL_UNAVAILABLE,
+with the reason and its first error; an unknown NAME is SKILL_NOT_FOUND, with
+the names it may have meant.
 
 Exit codes:
   0  printed
@@ -197,12 +232,17 @@ forms); it is opened inside the skill directory and checked to be a regular
 file there; at most --max-bytes are read. A binary file is reported, or printed
 as base64 with --json.
 
+A PATH that is not in the skill gets the paths it may have meant (the same
+name in another case, as a body's FORMS.md for a file forms.md, or a close
+spelling).
+
 Options:
-  --max-bytes N   Largest file read (default 1048576)
-  --no-binary     Refuse binary files (RESOURCE_BINARY_REFUSED)
+  --max-bytes N           Largest file read (default 1048576)
+  --no-binary             Refuse binary files (RESOURCE_BINARY_REFUSED)
+  --json                  Print JSON (a binary file as base64)
 
 ${RUNTIME_OPTIONS_HELP}
-  -h, --help      Show this help
+  -h, --help              Show this help
 
 Exit codes:
   0  printed
@@ -264,6 +304,7 @@ Options:
   --allow-net             Give the script the network, once you confirm it for
                           this skill and script (or --yes; recorded)
   --allow-unsandboxed     Run without a sandbox if none is available (logged)
+  --json                  Print the run's result as JSON
 
 ${RUNTIME_OPTIONS_HELP}
   -h, --help              Show this help
@@ -313,6 +354,7 @@ runs-other-programs, uncovered-command (README: Security model).
 
 Options:
   --bash COMMAND          The shell command to check (check only)
+  --json                  Print JSON
 
 ${RUNTIME_OPTIONS_HELP}
   -h, --help              Show this help
@@ -551,10 +593,12 @@ Stored in $SKILLHOST_HOME/config.json and recorded in the audit log;
 skillhost approvals list and revoke manage what is stored.
 
 Options:
-  --allow-net   Approve its runs with the network (skillhost run --allow-net)
+  --allow-net             Approve its runs with the network (skillhost run
+                          --allow-net)
+  --json                  Print the approval as JSON
 
 ${RUNTIME_OPTIONS_HELP}
-  -h, --help    Show this help
+  -h, --help              Show this help
 
 Exit codes:
   0  approved
@@ -576,11 +620,11 @@ file covered by an unreadable placeholder), the environment, and the limits.
 Options:
   --workspace DIR, --no-workspace, --workspace-writable, --expose PATH,
   --out DIR, --memory SIZE, --allow-net
-                As for skillhost run
-  --json        Print JSON
+                          As for skillhost run
+  --json                  Print JSON
 
 ${RUNTIME_OPTIONS_HELP}
-  -h, --help    Show this help
+  -h, --help              Show this help
 
 Exit codes:
   0  explained
@@ -620,15 +664,16 @@ Exit codes:
        skillhost trust --list [--json]
 
 Record in the user config ($SKILLHOST_HOME/config.json, default
-~/.skillhost/config.json) that the project folder DIR (default: the current
-directory) is trusted. Project skills (.agents/skills, .skillhost/skills,
-.claude/skills) load only from trusted folders and their sub-folders. The real
+~/.skillhost/config.json) that the project folder DIR is trusted (default: the
+project the current folder belongs to, as skillhost list finds it). Project
+skills (.agents/skills, .skillhost/skills, .claude/skills, .github/skills,
+.gemini/skills) load only from trusted folders and their sub-folders. The real
 path is recorded, so a link cannot stand in for the folder.
 
 Options:
   --revoke     Stop trusting DIR
   --list       Print the trusted folders
-  --json       With --list, print JSON
+  --json       Print JSON: the folders, or {"folder", "trusted", "changed"}
   -h, --help   Show this help
 
 Exit codes:

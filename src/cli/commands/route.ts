@@ -2,7 +2,7 @@ import { SkillRouter } from '../../node/index.js';
 import { parseArgs, UsageError } from '../args.js';
 import type { CommandContext } from '../command.js';
 import { printable } from '../format.js';
-import { openRegistry, SOURCE_OPTIONS } from '../registry-options.js';
+import { JSON_OPTION, openRegistry, SOURCE_OPTIONS } from '../registry-options.js';
 
 function number(value: unknown, name: string): number | undefined {
   if (value === undefined) return undefined;
@@ -15,6 +15,7 @@ function number(value: unknown, name: string): number | undefined {
 export function run({ argv, io, deps }: CommandContext): number {
   const args = parseArgs(argv, {
     ...SOURCE_OPTIONS,
+    ...JSON_OPTION,
     threshold: { type: 'string' },
     limit: { type: 'string' },
   });
