@@ -107,12 +107,16 @@ export {
   type ResourceOptions,
   type SkillResource,
 } from './disclosure/resources.js';
+export { ROUTER_STOP_WORDS } from './disclosure/route-terms.js';
 export {
   type RoutableSkill,
   type RouteCandidate,
+  type RouteField,
   type RouteOptions,
   type RouteResult,
+  type RouteVerdict,
   SkillRouter,
+  type TermMatch,
 } from './disclosure/router.js';
 export { loadTokenCounter, type TokenCounter } from './disclosure/tokens.js';
 export { SkillhostError, type SkillhostErrorOptions } from './errors.js';

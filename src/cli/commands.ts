@@ -200,21 +200,35 @@ Exit codes:
     summary: 'Rank skills for a task (the router form of activation)',
     help: `Usage: skillhost route [options] "TASK"
 
-Rank the usable skills by relevance to TASK (BM25 over name and description,
-keyword stuffing capped: a description flagged DESCRIPTION_KEYWORD_STUFFING
-counts each term once) and show each score term by term. Skills named in the
+Rank the usable skills by relevance to TASK and say why, term by term. Words
+are reduced to their stem (plurals and verb forms meet: "slides" finds
+"slide decks"), stop words and the words of asking ("need", "please") are left
+out, and a few file formats meet the words for them (pptx and slides, xlsx and
+spreadsheet). A skill's name weighs most, then the part of its description that
+says when to use it, then the rest; two adjacent words of the task found
+together count as a phrase. Term frequency saturates (BM25F), and a description
+flagged DESCRIPTION_KEYWORD_STUFFING counts each term once. Skills named in the
 task as /name or $name are selected directly. Untrusted skills are marked
 [untrusted] ("trusted": false in --json) and ranked after every trusted match.
-The rest are selected in that order while they score at least --threshold and
-half the best score: an untrusted skill is never selected ahead of a trusted
-one that matches.
+
+The rest are selected in order while each scores at least --threshold and 70%
+of the best score, and matches enough of the task (its terms weighed by how
+rare they are among the skills; under 40% it must also score a quarter more
+than the next skill, so that "quarterly review" picks no code review skill);
+selection stops at the first that falls short, so an untrusted skill is never
+selected ahead of a trusted one that matches.
 
 Options:
-  --threshold N   Least score to select a skill (default 2)
-  --limit N       Most skills selected (default 3)
+  --explain               Show how the task was read (its terms, phrases and the
+                          stop words left out) and, for each skill, each term's
+                          score, rarity and the fields it was found in, and why
+                          the skill was or was not selected
+  --threshold N           Least score to select a skill (default 2)
+  --limit N               Most skills selected (default 3)
+  --json                  Print JSON (with the same explanation)
 
 ${SOURCE_OPTIONS_HELP}
-  -h, --help      Show this help
+  -h, --help              Show this help
 
 Exit codes:
   0  printed (also when nothing matches)

@@ -112,6 +112,8 @@ export class Runtime implements SkillRuntime {
   readonly #grants = new Map<string, ActiveSkillGrants>();
   /** Tool calls run one at a time, in the order they were made. */
   #queue: Promise<unknown> = Promise.resolve();
+  /** The router's index of the offered skills, and the registry revision it was made for. */
+  #router: { readonly revision: number; readonly router: SkillRouter } | undefined;
   readonly #sessions = new Set<Runtime>();
   #closed = false;
 
@@ -262,13 +264,21 @@ export class Runtime implements SkillRuntime {
   }
 
   route(task: string, options: RouteOptions = {}): RouteResult {
-    return new SkillRouter(
-      this.offered().map((entry) => ({
-        name: entry.name,
-        description: entry.metadata?.description ?? '',
-        trusted: entry.source.trust === 'trusted',
-      })),
-    ).route(task, options);
+    // The index is made once per revision of the registry: searches in a session reuse it.
+    const revision = this.revision;
+    if (this.#router?.revision !== revision) {
+      this.#router = {
+        revision,
+        router: new SkillRouter(
+          this.offered().map((entry) => ({
+            name: entry.name,
+            description: entry.metadata?.description ?? '',
+            trusted: entry.source.trust === 'trusted',
+          })),
+        ),
+      };
+    }
+    return this.#router.router.route(task, options);
   }
 
   /** The usable entry of a name or address; throws SKILL_NOT_FOUND or SKILL_UNAVAILABLE. */
