@@ -32,6 +32,14 @@ export {
   verifyAuditLog,
 } from './audit/reader.js';
 export {
+  type AuditFilesVerdict,
+  type AuditLogFile,
+  type ChainHead,
+  type FileProblem,
+  type SessionChain,
+  verifyAuditFiles,
+} from './audit/rotation.js';
+export {
   type AuditCall,
   type AuditEventInput,
   type AuditEventName,

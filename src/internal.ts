@@ -15,6 +15,13 @@ import {
   type YamlSource,
 } from './core.js';
 
+export {
+  isRotatedLogName,
+  openHeads,
+  ROTATION_SESSION,
+  rotatedLogName,
+  rotationLine,
+} from './audit/rotation.js';
 export { AuditTrail } from './audit/trail.js';
 export { listSkillFiles } from './disclosure/activation.js';
 export { mediaTypeOf } from './disclosure/resources.js';

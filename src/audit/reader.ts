@@ -86,7 +86,16 @@ export function verifyAuditLog(
   hash: (bytes: Uint8Array) => string,
 ): SessionVerdict[] {
   const sessions = new Map<string, Array<{ record: AuditRecord; line: number }>>();
+  // A log that was rotated begins with a log-rotate record: the sessions open at the rotation
+  // continue from the heads it holds (verifyAuditFiles checks the files together).
+  const first = log.records[0];
+  const heads =
+    first?.event === 'log-rotate'
+      ? ((first.details as { sessions?: Record<string, { seq: number; hash: string }> }).sessions ??
+        {})
+      : {};
   log.records.forEach((record, index) => {
+    if (record.event === 'log-rotate') return;
     const list = sessions.get(record.session_id) ?? [];
     list.push({ record, line: log.lines[index] as number });
     sessions.set(record.session_id, list);
@@ -94,8 +103,9 @@ export function verifyAuditLog(
   const verdicts: SessionVerdict[] = [];
   for (const [session, entries] of sessions) {
     const problems: string[] = [];
-    let previous = GENESIS_HASH;
-    let expected = 1;
+    const head = Object.hasOwn(heads, session) ? heads[session] : undefined;
+    let previous = head?.hash ?? GENESIS_HASH;
+    let expected = (head?.seq ?? 0) + 1;
     for (const { record, line } of entries) {
       if (record.seq !== expected) {
         problems.push(

@@ -15,7 +15,9 @@ export type AuditEventName =
   | 'agent-start'
   | 'agent-end'
   | 'model-request'
-  | 'model-switch';
+  | 'model-switch'
+  | 'log-rotate'
+  | 'log-prune';
 
 export type AuditTrigger = 'model' | 'user' | 'router';
 

@@ -384,27 +384,40 @@ Exit codes:
     name: 'audit',
     summary: 'Show, tail or verify the audit log',
     help: `Usage: skillhost audit show|tail|verify [options]
+       skillhost audit prune --before DATE [options]
 
 The audit log ($SKILLHOST_HOME/audit.jsonl, or --audit-log) holds one record
 per discovery, activation, resource read, script run, permission decision and
 approval: skill, source, content hash, trigger, files read, calls made, errors,
 time, with a session id, a sequence number and the hash of the previous record.
 
+It is rotated by size: once it would pass 16 MiB it is renamed with its date
+(audit.20260501T102233123Z.jsonl) and a new log begins whose first record
+links it to the one before (its size, SHA-256 and the sessions still open); the
+8 newest rotated logs are kept ("auditLog": {"maxBytes": N, "keep": N} in
+$SKILLHOST_HOME/config.json to change that).
+
   show     every record (of --session ID), one line each: why a skill was
-           activated, what it read, what it ran
+           activated, what it read, what it ran (rotated logs included)
   tail     the last records (-n N, default 20)
-  verify   check every session's hash chain: altered, removed, reordered or
-           forged records, and a log cut short, are reported
+  verify   check every session's hash chain across the log and its rotated
+           logs, and each log's link to the one before: altered, removed,
+           reordered or forged records, a log taken out or replaced, and a
+           log cut short, are reported
+  prune    remove the rotated logs whose records are all older than DATE
+           (YYYY-MM-DD, or an ISO 8601 time); the current log stays, and the
+           removal is recorded in it
 
 Options:
-  --audit-log PATH   The log to read
-  --session ID       Only this session
-  -n, --lines N      How many records tail shows
-  --json             Print JSON
-  -h, --help         Show this help
+  --audit-log PATH        The log to read
+  --session ID            Only this session
+  -n, --lines N           How many records tail shows
+  --before DATE           With prune: remove what is older than this
+  --json                  Print JSON
+  -h, --help              Show this help
 
 Exit codes:
-  0  shown, or the log is intact
+  0  shown, pruned, or the log is intact
   1  verify found problems
   2  usage error`,
     load: async () => import('./commands/audit.js'),

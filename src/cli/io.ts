@@ -2,6 +2,7 @@ import type {
   AuditSink,
   CacheStore,
   ContentHasher,
+  JsonlSinkOptions,
   ScriptRunner,
   SkillFileSystem,
 } from '../node/index.js';
@@ -83,10 +84,12 @@ export interface CliDeps {
   readonly writeConfig: (path: string, config: UserConfig) => void;
   /** The script runner (bubblewrap). */
   readonly runner: ScriptRunner;
-  /** Opens the JSON Lines audit log for appending. */
-  readonly auditSink: (path: string) => AuditSink & { close(): void };
+  /** Opens the JSON Lines audit log for appending (rotated when `options.rotate` is given). */
+  readonly auditSink: (path: string, options?: JsonlSinkOptions) => AuditSink & { close(): void };
   /** Reads a text file (the audit log); empty when it does not exist. */
   readonly readText: (path: string) => string;
+  /** Removes a file (a rotated audit log `audit prune` lets go). */
+  readonly removeFile?: (path: string) => void;
   readonly now: () => Date;
   readonly newSessionId: () => string;
   /** Agent sessions kept in a folder. */

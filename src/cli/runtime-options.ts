@@ -4,7 +4,9 @@ import {
   type ApprovalStore,
   CANONICAL_TOOLS,
   createSkillRuntime,
+  type JsonlSinkOptions,
   type PolicyConfig,
+  rotateAuditLog,
   type ScriptWorkspace,
   type SkillRuntime,
 } from '../node/index.js';
@@ -41,6 +43,17 @@ export function policyConfig(args: ParsedArgs): PolicyConfig {
     deny: (args.options.deny as readonly string[] | undefined) ?? [],
     narrow: args.options.narrow === true,
     shadow: args.options.shadow === true,
+  };
+}
+
+/** How the CLI's audit log rotates: the user config's auditLog settings, or the defaults. */
+export function auditSinkOptions(deps: CliDeps): JsonlSinkOptions {
+  const settings = deps.readConfig(configFile(deps)).auditLog ?? {};
+  return {
+    rotate: rotateAuditLog,
+    now: deps.now,
+    ...(settings.maxBytes === undefined ? {} : { maxBytes: settings.maxBytes }),
+    ...(settings.keep === undefined ? {} : { keep: settings.keep }),
   };
 }
 
@@ -156,7 +169,7 @@ export function openRuntime(
     scripts.workspace === undefined
       ? defaultWorkspace(settings.workspaceDir, deps)
       : (scripts.workspace ?? undefined);
-  const sink = deps.auditSink(auditLogPath(args, deps));
+  const sink = deps.auditSink(auditLogPath(args, deps), auditSinkOptions(deps));
   const confirm = session.confirm ?? terminalConfirm(io);
   const runtime = createSkillRuntime({
     sources: settings.sources,

@@ -22,10 +22,18 @@ export const {
 } = bindYaml(loadYaml);
 
 export {
+  auditLogFiles,
   createJsonlAuditSink,
+  pruneAuditLogs,
+  readSkillUsage,
+  rotateAuditLog,
+  rotatedAuditLogs,
+} from './audit-files.js';
+export {
+  DEFAULT_AUDIT_KEEP,
+  DEFAULT_AUDIT_MAX_BYTES,
   type JsonlSinkOptions,
   readAuditLogFile,
-  readSkillUsage,
 } from './audit-sink.js';
 export { createDirectoryCacheStore } from './cache-store.js';
 export {
