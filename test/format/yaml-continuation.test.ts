@@ -7,12 +7,13 @@ describe('a quoted value continued at column 0', () => {
   it('is indented past its key, and every offset maps back to the original', () => {
     const source = 'name: x\ndescription: "one\ntwo\n  three"\nlicense: MIT\n';
     const repair = repairQuotedContinuation(source);
-    expect(repair?.text).toBe('name: x\ndescription: "one\n two\n  three"\nlicense: MIT\n');
-    expect(repair?.key).toBe('description');
-    expect(repair?.offset).toBe(source.indexOf('two'));
-    const shifted = (repair?.text as string).indexOf('license');
-    expect(originalOffset(repair as never, shifted)).toBe(source.indexOf('license'));
-    expect(originalOffset(repair as never, 3)).toBe(3);
+    if (repair === undefined) throw new Error('expected a repair');
+    expect(repair.text).toBe('name: x\ndescription: "one\n two\n  three"\nlicense: MIT\n');
+    expect(repair.key).toBe('description');
+    expect(repair.offset).toBe(source.indexOf('two'));
+    const shifted = repair.text.indexOf('license');
+    expect(originalOffset(repair, shifted)).toBe(source.indexOf('license'));
+    expect(originalOffset(repair, 3)).toBe(3);
   });
 
   it('reads as PyYAML reads it, with a warning at the first such line', () => {
