@@ -12,10 +12,14 @@ export type AuditEventName =
   | 'script-run'
   | 'permission-decide'
   | 'permission-approve'
+  | 'environment-setup'
   | 'agent-start'
   | 'agent-end'
   | 'model-request'
   | 'model-switch'
+  | 'skill-install'
+  | 'skill-update'
+  | 'skill-remove'
   | 'log-rotate'
   | 'log-prune';
 

@@ -11,6 +11,7 @@ import {
 } from '../node/index.js';
 import { loadYaml } from '../node/internal.js';
 import { type OptionSpecs, type ParsedArgs, UsageError } from './args.js';
+import { installedSkillSettings } from './installed.js';
 import type { CliDeps } from './io.js';
 import { printable } from './printable.js';
 import { VERSION } from './version.js';
@@ -68,6 +69,9 @@ export interface SourceSettings {
   readonly sources: readonly SkillSource[];
   readonly cache: CacheStore | undefined;
   readonly discovery: DiscoveryOptions;
+  /** Skill names switched off, and installed skills of external origin not trusted yet. */
+  readonly disabled: readonly string[];
+  readonly externalSkills: readonly string[];
 }
 
 /** Builds the sources (and cache settings) from the command line and the user config. */
@@ -117,6 +121,7 @@ export function sourceSettings(args: ParsedArgs, deps: CliDeps): SourceSettings 
     sources,
     cache: options.cache === false ? undefined : deps.cacheStore(cacheDir),
     discovery: { followSymlinks: options['follow-symlinks'] === true },
+    ...installedSkillSettings(projectDir, config, deps),
   };
 }
 
@@ -154,6 +159,8 @@ export function registryOptions(settings: SourceSettings, deps: CliDeps) {
     version: VERSION,
     keepScans: false,
     discovery: settings.discovery,
+    disabled: settings.disabled,
+    externalSkills: settings.externalSkills,
     ...(settings.cache === undefined ? {} : { cache: settings.cache }),
   };
 }

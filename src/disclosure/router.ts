@@ -111,6 +111,14 @@ const NAME_BONUS = 1;
 const CLEAR_COVERAGE = 0.4;
 /** Standing out: at least this many times the score of the next candidate. */
 const DISTINCT = 1.25;
+/**
+ * A skill under 70% of the best score is still selected when it matches another part of the
+ * task, named by a word of its name: at least this share of the task's weight that no skill
+ * selected before it matches...
+ */
+const COMPLEMENT_NOVELTY = 0.25;
+/** ...and scores at least this share of the best. */
+const COMPLEMENT_SHARE = 0.4;
 
 interface Document {
   readonly name: string;
@@ -306,6 +314,7 @@ export class SkillRouter {
           terms: value.terms,
           coverage: round(coverageOf(value.covered)),
           matches: value.matches,
+          covered: value.covered,
         };
       })
       .sort(
@@ -320,12 +329,29 @@ export class SkillRouter {
     const minCoverage = options.coverage ?? 0.15;
     const limit = options.limit ?? 3;
     const best = ranked[0]?.score ?? 0;
+    // What the skills selected so far match of the task: a skill under the best score that
+    // matches another part of it ("summarise the CSV, then review the code") is judged on that.
+    const coveredSoFar = new Set<string>();
+    const novelty = (covered: ReadonlySet<string>) =>
+      taskWeight === 0
+        ? 0
+        : [...covered]
+            .filter((word) => !coveredSoFar.has(word))
+            .reduce((sum, word) => sum + weightOf(word), 0) / taskWeight;
     const shortOf = (
       candidate: (typeof ranked)[number],
       index: number,
     ): RouteVerdict | undefined => {
       if (candidate.score < threshold) return 'below-threshold';
-      if (candidate.score < best * relative) return 'below-best';
+      // Another part of the task, named by a word of the skill's own name.
+      const complement =
+        coveredSoFar.size > 0 &&
+        candidate.score >= best * COMPLEMENT_SHARE &&
+        novelty(candidate.covered) >= COMPLEMENT_NOVELTY &&
+        [...candidate.covered].some(
+          (word) => !coveredSoFar.has(word) && candidate.matches[word]?.fields.name !== undefined,
+        );
+      if (candidate.score < best * relative && !complement) return 'below-best';
       if (candidate.coverage >= CLEAR_COVERAGE) return undefined;
       const next = ranked[index + 1]?.score ?? 0;
       return candidate.coverage >= minCoverage && candidate.score >= next * DISTINCT
@@ -349,10 +375,12 @@ export class SkillRouter {
         } else if (selected.length >= limit) verdict = 'over-limit';
         else {
           selected.push(candidate.name);
+          for (const word of candidate.covered) coveredSoFar.add(word);
           verdict = 'selected';
         }
       }
-      return { ...candidate, verdict };
+      const { covered: _covered, ...shown } = candidate;
+      return { ...shown, verdict };
     });
     return {
       mentioned,

@@ -3,7 +3,7 @@ import { SkillhostError } from '../errors.js';
 import { parentPath } from '../paths.js';
 import { quote } from '../quote.js';
 import { suggest, withSuggestions } from '../suggest.js';
-import type { RegistryEntry } from './entries.js';
+import { type RegistryEntry, unusableReason } from './entries.js';
 
 /** What lookups need of a registry. */
 export interface SkillLookup {
@@ -41,7 +41,9 @@ export function unavailableError(entry: RegistryEntry, action = 'used'): Skillho
   const reason =
     entry.status === 'untrusted'
       ? `it is in a project folder that is not trusted (${parentPath(parentPath(entry.source.root))}): run 'skillhost trust' there, or pass --trust`
-      : `skillhost list shows it as skipped: ${first === undefined ? 'it has errors' : `${first.code} at ${place(first)}: ${first.message}`}`;
+      : entry.status === 'skipped'
+        ? `skillhost list shows it as skipped: ${first === undefined ? 'it has errors' : `${first.code} at ${place(first)}: ${first.message}`}`
+        : (unusableReason(entry.status) ?? 'it cannot be used');
   return new SkillhostError(
     'SKILL_UNAVAILABLE',
     `Skill ${quote(entry.name)} (${entry.address}) cannot be ${action}: ${reason}`,
@@ -79,8 +81,8 @@ export function notFoundError(name: string, names: Iterable<string>, where = '')
 
 /**
  * The usable copy (active, or shadowed when addressed) of a name or `name@source`, else a coded
- * error: SKILL_UNAVAILABLE when the skill exists but is skipped or untrusted (as `skillhost list`
- * shows it), SKILL_NOT_FOUND with "did you mean" otherwise.
+ * error: SKILL_UNAVAILABLE when the skill exists but is skipped, untrusted or disabled (as
+ * `skillhost list` shows it), SKILL_NOT_FOUND with "did you mean" otherwise.
  */
 export function usableEntry(
   registry: SkillLookup,
@@ -88,8 +90,7 @@ export function usableEntry(
   action = 'used',
 ): RegistryEntry {
   const entry = registry.resolve(nameOrAddress);
-  if (entry !== undefined && (entry.status === 'active' || entry.status === 'shadowed'))
-    return entry;
+  if (entry !== undefined && unusableReason(entry.status) === undefined) return entry;
   const unusable =
     entry ?? (nameOrAddress.includes('@') ? undefined : registry.copies(nameOrAddress)[0]);
   if (unusable !== undefined) throw unavailableError(unusable, action);

@@ -27,6 +27,7 @@ import {
 } from '../policy/engine.js';
 import { RUNTIME_TOOLS_ALLOWED_BY_DEFAULT } from '../policy/tools.js';
 import type { DiscoveryOptions } from '../registry/discover.js';
+import { unusableReason } from '../registry/entries.js';
 import { type RegistryChanges, type RegistryEntry, SkillRegistry } from '../registry/registry.js';
 import type { SkillSource, SourceKind } from '../registry/sources.js';
 import { usableEntry } from '../registry/usable.js';
@@ -64,6 +65,7 @@ import type {
   ApprovalStore,
   Refusal,
   ScriptRun,
+  SetupAuditEvent,
   SkillFileListing,
   SkillRuntime,
 } from './types.js';
@@ -91,6 +93,8 @@ export interface RuntimeParts {
   readonly catalog?: CatalogOptions;
   /** Listing caps for activation and `listFiles` (defaults 100 files, 4 levels). */
   readonly listing?: { readonly maxFiles?: number; readonly maxDepth?: number };
+  readonly disabled?: readonly string[];
+  readonly externalSkills?: readonly string[];
 }
 
 const DEFAULT_LISTING = { maxFiles: 100, maxDepth: 4 };
@@ -160,7 +164,7 @@ export class Runtime implements SkillRuntime {
     this.#record(sessionStartRecord(parts.policy, hub?.parent));
     if (hub !== undefined) return;
     for (const source of this.#registry.sources) {
-      const entries = this.#registry.entries.filter((entry) => entry.source === source);
+      const entries = this.#registry.entries.filter((entry) => entry.source.id === source.id);
       const findings = this.#registry.diagnostics.filter(
         (finding) => finding.file === source.root || finding.file.startsWith(`${source.root}/`),
       );
@@ -179,6 +183,8 @@ export class Runtime implements SkillRuntime {
       ...(parts.version === undefined ? {} : { version: parts.version }),
       ...(parts.keepScans === undefined ? {} : { keepScans: parts.keepScans }),
       ...(parts.yaml === undefined ? {} : { yaml: parts.yaml }),
+      ...(parts.disabled === undefined ? {} : { disabled: parts.disabled }),
+      ...(parts.externalSkills === undefined ? {} : { externalSkills: parts.externalSkills }),
     });
   }
 
@@ -234,9 +240,7 @@ export class Runtime implements SkillRuntime {
     const entry =
       this.#registry.resolve(name) ??
       (name.includes('@') ? undefined : this.#registry.copies(bare)[0]);
-    return entry !== undefined && (entry.status === 'skipped' || entry.status === 'untrusted')
-      ? entry
-      : undefined;
+    return entry !== undefined && unusableReason(entry.status) !== undefined ? entry : undefined;
   }
 
   offered(): RegistryEntry[] {
@@ -491,6 +495,27 @@ export class Runtime implements SkillRuntime {
 
   recordAgentEvent(event: AgentAuditEvent): void {
     this.#record({ event: event.event, details: event.details });
+  }
+
+  recordSetup(name: string, event: SetupAuditEvent): void {
+    const entry = this.#usable(name);
+    this.#record({
+      event: 'environment-setup',
+      skill_name: entry.name,
+      source: entry.source.id,
+      content_hash: event.contentHash,
+      tool_or_script_calls: event.commands.map((command) => ({
+        tool: 'setup',
+        args: command.argv,
+        cwd: command.cwd,
+        ...(command.exitCode === undefined ? {} : { exit_code: command.exitCode }),
+        ...(command.durationMs === undefined ? {} : { duration_ms: command.durationMs }),
+      })),
+      ...(event.error === undefined
+        ? {}
+        : { error: { code: event.error.code, message: event.error.message } }),
+      details: { phase: event.phase, ...event.details },
+    });
   }
 
   endTurn(): void {

@@ -106,7 +106,7 @@ describe('messages that lead somewhere', () => {
     const revoked = await runCli(['trust', '--revoke', folder, '--json'], { home });
     expect(JSON.parse(revoked.stdout)).toMatchObject({ trusted: false, changed: true });
     const list = await runCli(['trust', '--list', '--json'], { home });
-    expect(JSON.parse(list.stdout)).toEqual({ trustedProjects: [] });
+    expect(JSON.parse(list.stdout)).toEqual({ trustedProjects: [], trustedSkills: [] });
   });
 
   it('aligns every --help: option descriptions start at one column, continuation lines too', () => {

@@ -216,3 +216,28 @@ describe('a router that understands tasks', () => {
     expect(result.ranked[1]?.terms).not.toHaveProperty(['code review']);
   });
 });
+
+describe('a task with two parts', () => {
+  it('selects a second skill under the best score when its own name covers another part of the task', () => {
+    const router = new SkillRouter([
+      {
+        name: 'csv-summary',
+        description:
+          'Summarise a CSV file: row count, columns and ranges. Use when the user shares a CSV or asks what a data file contains.',
+      },
+      {
+        name: 'code-analysis',
+        description:
+          'Find bugs and risky patterns. Use when asked to review code or analyse a codebase.',
+      },
+      { name: 'release-notes', description: 'Prepare release notes and numbers for a release.' },
+    ]);
+    expect(
+      router.route('summarise the sample CSV data file, then review the code for bugs').selected,
+    ).toEqual(['csv-summary', 'code-analysis']);
+    // Words in passing are no second part: only a skill named for it is added.
+    expect(
+      router.route('summarise the sample CSV data file and prepare the numbers').selected,
+    ).toEqual(['csv-summary']);
+  });
+});

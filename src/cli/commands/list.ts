@@ -1,7 +1,9 @@
-import type { Diagnostic, RegistryEntry, SkillStatus } from '../../node/index.js';
+import { skillFindings } from '../../internal.js';
+import type { RegistryEntry, SkillStatus } from '../../node/index.js';
 import { parseArgs, UsageError } from '../args.js';
 import type { CommandContext } from '../command.js';
 import { displayPath, printable } from '../format.js';
+import { lockStates } from '../installed.js';
 import { writeWithBackpressure } from '../io.js';
 import { JSON_OPTION, openRegistry, projectLine, SOURCE_OPTIONS } from '../registry-options.js';
 import { createStyle } from '../style.js';
@@ -17,7 +19,7 @@ function diagnosticJson(entry: RegistryEntry) {
   }));
 }
 
-export function entryJson(entry: RegistryEntry) {
+export function entryJson(entry: RegistryEntry, lock?: 'locked' | 'modified') {
   return {
     name: entry.name,
     address: entry.address,
@@ -33,22 +35,9 @@ export function entryJson(entry: RegistryEntry) {
     ...(entry.metadata === undefined ? {} : { description: entry.metadata.description }),
     ...(entry.shadowedBy === undefined ? {} : { shadowedBy: entry.shadowedBy }),
     ...(entry.identical === undefined ? {} : { identical: entry.identical }),
+    ...(lock === undefined ? {} : { lock }),
     diagnostics: diagnosticJson(entry),
   };
-}
-
-/** The shadowing notes are the status itself (NOTES says "shadowed by"): not findings of the skill. */
-const STATUS_CODES = new Set(['SKILL_SHADOWED', 'SKILL_DUPLICATE']);
-
-/** A skill's own errors, then its warnings, in file order, without the shadowing. */
-export function findingsOf(entry: RegistryEntry): Diagnostic[] {
-  const own = entry.diagnostics.filter(
-    (diagnostic) => diagnostic.severity !== 'info' && !STATUS_CODES.has(diagnostic.code),
-  );
-  return [
-    ...own.filter((diagnostic) => diagnostic.severity === 'error'),
-    ...own.filter((diagnostic) => diagnostic.severity !== 'error'),
-  ];
 }
 
 function shortMessage(message: string, length = 100): string {
@@ -80,15 +69,23 @@ export async function run({ argv, io, deps }: CommandContext): Promise<number> {
   if (args.options.sources === true)
     return (await import('./list-sources.js')).listSources(opened, args, io, deps);
   const { registry, projectDir, projectTrusted, settings } = opened;
+  // Installed skills whose files no longer match skills-lock.json are noted as modified.
+  const locks = lockStates(projectDir, deps);
   const entries = registry.entries;
-  const counts: Record<SkillStatus, number> = { active: 0, shadowed: 0, skipped: 0, untrusted: 0 };
+  const counts: Record<SkillStatus, number> = {
+    active: 0,
+    shadowed: 0,
+    skipped: 0,
+    untrusted: 0,
+    disabled: 0,
+  };
   for (const entry of entries) counts[entry.status] += 1;
   if (args.options.json === true) {
     // Written piece by piece: ten thousand skills never become one string in memory.
     const indent = (text: string) => text.replace(/\n/g, '\n    ');
     let chunk = '{\n  "skills": [';
     for (const [index, entry] of entries.entries()) {
-      chunk += `${index === 0 ? '' : ','}\n    ${indent(JSON.stringify(entryJson(entry), null, 2))}`;
+      chunk += `${index === 0 ? '' : ','}\n    ${indent(JSON.stringify(entryJson(entry, locks.get(entry.directory)), null, 2))}`;
       if (chunk.length > 65_536) {
         await writeWithBackpressure(io.stdout, chunk);
         chunk = '';
@@ -118,7 +115,7 @@ export async function run({ argv, io, deps }: CommandContext): Promise<number> {
   const shown = quiet ? entries.filter((entry) => entry.status === 'skipped') : entries;
   const style = createStyle(io.stdout, deps.env);
   const row = (entry: RegistryEntry): string[] => {
-    const findings = findingsOf(entry);
+    const findings = skillFindings(entry);
     const first = findings[0];
     const notes = [
       entry.metadata === undefined || entry.metadata.name === entry.name
@@ -127,6 +124,9 @@ export async function run({ argv, io, deps }: CommandContext): Promise<number> {
       entry.shadowedBy === undefined
         ? ''
         : `${entry.identical ? 'identical to' : 'shadowed by'} ${entry.shadowedBy}`,
+      locks.get(entry.directory) === 'modified'
+        ? 'modified since installed (skills-lock.json)'
+        : '',
       first === undefined || verbose
         ? ''
         : `${first.severity} ${first.code}: ${printable(shortMessage(first.message))}${findings.length > 1 ? ` (+${findings.length - 1} more: --verbose)` : ''}`,
@@ -160,7 +160,7 @@ export async function run({ argv, io, deps }: CommandContext): Promise<number> {
     const text = line(row(entry));
     chunk += `${entry.status === 'skipped' ? style.red(text) : entry.status === 'active' ? text : style.dim(text)}\n`;
     if (verbose) {
-      for (const finding of findingsOf(entry)) {
+      for (const finding of skillFindings(entry)) {
         const place = finding.line > 0 ? `:${finding.line}:${finding.column}` : '';
         chunk += `    ${finding.severity} ${finding.code}: ${printable(finding.message)} (${printable(displayPath(finding.file, deps.cwd))}${place})\n`;
       }
@@ -174,7 +174,7 @@ export async function run({ argv, io, deps }: CommandContext): Promise<number> {
   if (entries.length === 0) lines.push('(no skills found)');
   lines.push(
     ...(lines.length === 0 ? [] : ['']),
-    `${entries.length} skill${entries.length === 1 ? '' : 's'}: ${counts.active} active, ${counts.shadowed} shadowed, ${counts.skipped} skipped, ${counts.untrusted} untrusted`,
+    `${entries.length} skill${entries.length === 1 ? '' : 's'}: ${counts.active} active, ${counts.shadowed} shadowed, ${counts.skipped} skipped, ${counts.untrusted} untrusted${counts.disabled > 0 ? `, ${counts.disabled} disabled` : ''}`,
   );
   // What the search itself ran into (a limit reached, a loop, a folder it could not read):
   // skills may be missing from the table, so say so.
