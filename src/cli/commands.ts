@@ -815,7 +815,8 @@ record in the audit log.
 
 Options:
   --skill NAME          Install only this skill of the source (repeatable)
-  --project             Install into the project (the current folder)
+  --project             Install into the project (the folder skillhost list
+                        names: the nearest one above with .git, .agents, ...)
   --user                Install into ~/.agents/skills
   --yes                 Do not ask (needed without a terminal, and with --json)
   --force               Replace a folder of the same name
