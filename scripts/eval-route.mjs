@@ -48,7 +48,7 @@ function skillsOf(suite) {
 }
 
 const percent = (part, whole) => (whole === 0 ? '-' : `${((part / whole) * 100).toFixed(1)}%`);
-const totals = {
+const zero = () => ({
   tasks: 0,
   expecting: 0,
   top1: 0,
@@ -56,7 +56,8 @@ const totals = {
   none: 0,
   falseSelections: 0,
   stopWordOnly: 0,
-};
+});
+const totals = zero();
 const rows = [];
 const skipped = [];
 for (const suite of suites) {
@@ -67,15 +68,7 @@ for (const suite of suites) {
   }
   const router = new SkillRouter(skills);
   const names = new Set(skills.map((skill) => skill.name));
-  const counts = {
-    tasks: 0,
-    expecting: 0,
-    top1: 0,
-    top3: 0,
-    none: 0,
-    falseSelections: 0,
-    stopWordOnly: 0,
-  };
+  const counts = zero();
   for (const { task, should, shouldNot = [] } of suite.tasks) {
     for (const name of [...should, ...shouldNot])
       if (!names.has(name)) throw new Error(`suite ${suite.name}: no skill named ${name}`);

@@ -1,4 +1,11 @@
-import { type AuditLogProblem, type ParsedAuditLog, parseAuditLog } from './reader.js';
+import {
+  type AuditLogProblem,
+  checkSessionChain,
+  type ParsedAuditLog,
+  type PlacedRecord,
+  parseAuditLog,
+  type SessionVerdict,
+} from './reader.js';
 import { type AuditRecord, GENESIS_HASH, recordHash, serializeRecord } from './trail.js';
 
 /**
@@ -116,16 +123,9 @@ export interface FileProblem extends AuditLogProblem {
   readonly file: string;
 }
 
-export interface SessionChain {
-  readonly session: string;
-  readonly records: number;
-  readonly first: string | undefined;
-  readonly last: string | undefined;
-  readonly intact: boolean;
-  readonly ended: boolean;
+export interface SessionChain extends SessionVerdict {
   /** True when its first records are in a file no longer kept (its chain starts from a head). */
   readonly continued: boolean;
-  readonly problems: readonly string[];
 }
 
 export interface AuditFilesVerdict {
@@ -191,7 +191,7 @@ export function verifyAuditFiles(files: readonly AuditLogFile[], hash: Hasher): 
     }
     previousHeader = header;
   });
-  const bySession = new Map<string, Array<{ record: AuditRecord; place: string }>>();
+  const bySession = new Map<string, PlacedRecord[]>();
   let count = 0;
   for (const { file, log } of parsed) {
     log.records.forEach((record, index) => {
@@ -202,42 +202,10 @@ export function verifyAuditFiles(files: readonly AuditLogFile[], hash: Hasher): 
       bySession.set(record.session_id, list);
     });
   }
-  const sessions: SessionChain[] = [];
-  for (const [session, entries] of bySession) {
-    const head = starting[session];
-    const chainProblems: string[] = [];
-    let previous = head?.hash ?? GENESIS_HASH;
-    let expected = (head?.seq ?? 0) + 1;
-    for (const { record, place } of entries) {
-      if (record.seq !== expected) {
-        chainProblems.push(
-          `${place}: sequence ${record.seq} where ${expected} was expected (records missing or reordered)`,
-        );
-        expected = record.seq;
-      }
-      if (record.prev_hash !== previous)
-        chainProblems.push(`${place}: does not chain to the record before it`);
-      if (recordHash(record, hash) !== record.hash)
-        chainProblems.push(`${place}: its content does not match its hash (altered)`);
-      previous = record.hash;
-      expected += 1;
-    }
-    const ended = entries.at(-1)?.record.event === 'session-end';
-    if (!ended)
-      chainProblems.push(
-        'the session has no session-end record (still running, crashed, or cut short)',
-      );
-    sessions.push({
-      session,
-      records: entries.length,
-      first: entries[0]?.record.timestamp,
-      last: entries.at(-1)?.record.timestamp,
-      intact: chainProblems.length === 0,
-      ended,
-      continued: head !== undefined,
-      problems: chainProblems,
-    });
-  }
+  const sessions: SessionChain[] = [...bySession].map(([session, entries]) => {
+    const head = Object.hasOwn(starting, session) ? starting[session] : undefined;
+    return { ...checkSessionChain(session, entries, head, hash), continued: head !== undefined };
+  });
   return {
     intact: problems.length === 0 && sessions.every((session) => session.intact),
     records: count,

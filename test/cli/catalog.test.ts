@@ -52,21 +52,16 @@ describe('skillhost catalog --budget', () => {
       join(home, '.skillhost', 'config.json'),
       JSON.stringify({ trustedProjects: [], pinnedSkills: ['tool-050'] }),
     );
-    const run = await runCli(
-      [
-        'catalog',
-        '--format',
-        'json',
-        '--explain',
-        '--budget',
-        '600',
-        '--pin',
-        'tool-040',
-        ...sources,
-      ],
-      { home },
-    );
-    const explained = JSON.parse(run.stderr) as Explained;
+    const explain = async (...extra: string[]) =>
+      JSON.parse(
+        (
+          await runCli(
+            ['catalog', '--format', 'json', '--explain', '--budget', '600', ...extra, ...sources],
+            { home },
+          )
+        ).stderr,
+      ) as Explained;
+    const explained = await explain('--pin', 'tool-040');
     expect(explained.exact).toBe(true);
     expect(explained.tokens).toBeLessThanOrEqual(600);
     expect(explained.tokens).toBeGreaterThanOrEqual(588);
@@ -79,21 +74,7 @@ describe('skillhost catalog --budget', () => {
     expect(level['tool-059']).toBe('full');
     expect(level['tool-057']).not.toBe('full');
     // The audit log is the one given: another log knows no use.
-    const elsewhere = await runCli(
-      [
-        'catalog',
-        '--format',
-        'json',
-        '--explain',
-        '--budget',
-        '600',
-        '--audit-log',
-        join(home, 'none.jsonl'),
-        ...sources,
-      ],
-      { home },
-    );
-    const other = JSON.parse(elsewhere.stderr) as Explained;
+    const other = await explain('--audit-log', join(home, 'none.jsonl'));
     expect(other.decisions.find((item) => item.name === 'tool-059')?.rank).toBeGreaterThan(4);
   });
 });
