@@ -58,16 +58,34 @@ class Plan {
   }
 }
 
+/** The orders cutting and filling go in, made once per catalog. */
+interface Orders {
+  /** Per tier (cut first: 0), its entries least useful first. */
+  readonly cut: ReadonlyArray<readonly number[]>;
+  /** Every entry, most useful first. */
+  readonly fill: readonly number[];
+  readonly tiers: readonly number[];
+}
+
+function ordersOf(entries: readonly CatalogEntry[]): Orders {
+  const fill = entries
+    .map((_, index) => index)
+    .sort((a, b) => (entries[a] as CatalogEntry).rank - (entries[b] as CatalogEntry).rank);
+  const tiers = entries.map(tierOf);
+  const cut: number[][] = [[], [], [], []];
+  for (let position = fill.length - 1; position >= 0; position -= 1) {
+    const index = fill[position] as number;
+    (cut[tiers[index] as number] as number[]).push(index);
+  }
+  return { cut, fill, tiers };
+}
+
 /**
  * Cuts until the plan fits `target`: tier by tier (untrusted, then unpinned), each tier all the
  * way (descriptions shortened, then dropped, then skills hidden), the least useful first.
  */
-function cut(plan: Plan, entries: readonly CatalogEntry[], target: number): void {
-  const order = entries
-    .map((_, index) => index)
-    .sort((a, b) => (entries[b] as CatalogEntry).rank - (entries[a] as CatalogEntry).rank);
-  for (let tier = 0; tier < 4; tier += 1) {
-    const group = order.filter((index) => tierOf(entries[index] as CatalogEntry) === tier);
+function cut(plan: Plan, orders: Orders, target: number): void {
+  for (const group of orders.cut) {
     for (const [from, to] of STAGES) {
       for (const index of group) {
         if (plan.total <= target) return;
@@ -85,21 +103,18 @@ function cut(plan: Plan, entries: readonly CatalogEntry[], target: number): void
  */
 function fill(
   plan: Plan,
-  entries: readonly CatalogEntry[],
+  orders: Orders,
   target: number,
   worth: (index: number, level: VisibleLevel, room: number) => boolean,
   patience: number,
 ): void {
-  const order = entries
-    .map((_, index) => index)
-    .sort((a, b) => (entries[a] as CatalogEntry).rank - (entries[b] as CatalogEntry).rank);
   let lowestBlocked = -1;
   let misses = 0;
-  for (const index of order) {
+  for (const index of orders.fill) {
     if (misses >= patience || plan.total >= target) return;
     const current = plan.levels[index] as CatalogLevel;
     if (current === 'full') continue;
-    const tier = tierOf(entries[index] as CatalogEntry);
+    const tier = orders.tiers[index] as number;
     if (current === 'hidden' && tier < lowestBlocked) continue;
     let raised = false;
     for (const level of ['full', 'short', 'name'] as const) {
@@ -162,12 +177,13 @@ export function planCatalog(input: PlanInput): PlanResult {
     (entries[index] as CatalogEntry).estimate[level];
   const estimatedMarker = estimateTokens(input.markerText(entries.length));
   const estimated = new Plan(all, estimate, input.estimatedFixed, estimatedMarker);
+  const orders = ordersOf(entries);
   if (budget === undefined || counter === undefined) {
     const doubtful = budget !== undefined && estimated.total > budget * input.uncountedShare;
     if (budget !== undefined && doubtful) {
       const target = Math.floor(budget * input.uncountedShare);
-      cut(estimated, entries, target);
-      fill(estimated, entries, target, () => true, entries.length);
+      cut(estimated, orders, target);
+      fill(estimated, orders, target, () => true, entries.length);
     }
     const text = input.render(estimated.levels);
     if (counter !== undefined)
@@ -221,8 +237,8 @@ export function planCatalog(input: PlanInput): PlanResult {
   const exactMarker = counter(input.markerText(entries.length));
   // On estimates first, against the budget scaled by how far the estimate of what it shows was
   // off; then exactly, cutting or filling from there.
-  cut(estimated, entries, budget);
-  fill(estimated, entries, budget, () => true, entries.length);
+  cut(estimated, orders, budget);
+  fill(estimated, orders, budget, () => true, entries.length);
   let rate = 1;
   let plan = new Plan(estimated.levels, exactCost, input.fixed, exactMarker);
   if (estimated.total > 0) {
@@ -230,8 +246,8 @@ export function planCatalog(input: PlanInput): PlanResult {
     if (Math.abs(rate - 1) > 0.02) {
       const again = new Plan(all, estimate, input.estimatedFixed, estimatedMarker);
       const target = Math.floor(budget / rate);
-      cut(again, entries, target);
-      fill(again, entries, target, () => true, entries.length);
+      cut(again, orders, target);
+      fill(again, orders, target, () => true, entries.length);
       plan = new Plan(again.levels, exactCost, input.fixed, exactMarker);
     }
   }
@@ -244,8 +260,8 @@ export function planCatalog(input: PlanInput): PlanResult {
   let text = '';
   let tokens = 0;
   for (let attempt = 0; attempt < MAX_RECOUNTS; attempt += 1) {
-    cut(plan, entries, budget);
-    fill(plan, entries, budget, worth, PATIENCE);
+    cut(plan, orders, budget);
+    fill(plan, orders, budget, worth, PATIENCE);
     text = input.render(plan.levels);
     tokens = counter(text);
     const shown = plan.levels.length - plan.hidden;
@@ -258,7 +274,7 @@ export function planCatalog(input: PlanInput): PlanResult {
   // Still over after every attempt (a budget smaller than the marker): cut to the least.
   while (tokens > budget) {
     const before = plan.total;
-    cut(plan, entries, plan.total - (tokens - budget));
+    cut(plan, orders, plan.total - (tokens - budget));
     if (plan.total === before) break;
     text = input.render(plan.levels);
     tokens = counter(text);

@@ -13,28 +13,30 @@ const LONG_WORD_LETTERS = 6;
 /** Digits per token (the tokenizer groups at most three). */
 const DIGITS = 3;
 
-function isLetter(code: number): boolean {
-  return (
-    (code >= 97 && code <= 122) ||
-    (code >= 65 && code <= 90) ||
-    (code >= 0xc0 && code <= 0x24f && code !== 0xd7 && code !== 0xf7)
-  );
-}
+/** Character classes of ASCII, looked up by code: one table read instead of comparisons. */
+const OTHER = 0;
+const LOWER = 1;
+const UPPER = 2;
+const DIGIT = 3;
+const SPACE = 4;
+const PUNCTUATION = 5;
+const ASCII_CLASS = new Uint8Array(128);
+for (let code = 0; code < 128; code += 1)
+  ASCII_CLASS[code] =
+    code >= 97 && code <= 122
+      ? LOWER
+      : code >= 65 && code <= 90
+        ? UPPER
+        : code >= 48 && code <= 57
+          ? DIGIT
+          : code === 32 || code === 9 || code === 10 || code === 13
+            ? SPACE
+            : PUNCTUATION;
 
-function isUpper(code: number): boolean {
-  return code >= 65 && code <= 90;
-}
-
-function isLower(code: number): boolean {
-  return code >= 97 && code <= 122;
-}
-
-function isDigit(code: number): boolean {
-  return code >= 48 && code <= 57;
-}
-
-function isSpace(code: number): boolean {
-  return code === 32 || code === 9 || code === 10 || code === 13;
+/** The class of a character: ASCII by the table, Latin letters beyond it as letters. */
+function classOf(code: number): number {
+  if (code < 128) return ASCII_CLASS[code] as number;
+  return code >= 0xc0 && code <= 0x24f && code !== 0xd7 && code !== 0xf7 ? LOWER : OTHER;
 }
 
 /** The estimated cost of one character outside Latin text. */
@@ -60,29 +62,28 @@ export function estimateTokens(text: string): number {
   let index = 0;
   while (index < length) {
     const code = text.charCodeAt(index);
+    const kind = classOf(code);
     let end = index + 1;
-    if (isLetter(code)) {
+    if (kind === LOWER || kind === UPPER) {
+      let before = kind;
       while (end < length) {
-        const next = text.charCodeAt(end);
-        if (!isLetter(next)) break;
+        const next = classOf(text.charCodeAt(end));
+        if (next !== LOWER && next !== UPPER) break;
         // A capital after a lower-case letter starts a new piece (camelCase).
-        if (isUpper(next) && isLower(text.charCodeAt(end - 1))) break;
+        if (next === UPPER && before === LOWER) break;
+        before = next;
         end += 1;
       }
       const letters = end - index;
       tokens += letters <= WORD_LETTERS ? 1 : Math.ceil(letters / LONG_WORD_LETTERS);
-    } else if (isDigit(code)) {
-      while (end < length && isDigit(text.charCodeAt(end))) end += 1;
+    } else if (kind === DIGIT) {
+      while (end < length && classOf(text.charCodeAt(end)) === DIGIT) end += 1;
       tokens += Math.ceil((end - index) / DIGITS);
-    } else if (isSpace(code)) {
-      while (end < length && isSpace(text.charCodeAt(end))) end += 1;
+    } else if (kind === SPACE) {
+      while (end < length && classOf(text.charCodeAt(end)) === SPACE) end += 1;
       if (end - index > 1) tokens += 1;
-    } else if (code < 0x80) {
-      while (end < length) {
-        const next = text.charCodeAt(end);
-        if (next >= 0x80 || isLetter(next) || isDigit(next) || isSpace(next)) break;
-        end += 1;
-      }
+    } else if (kind === PUNCTUATION) {
+      while (end < length && classOf(text.charCodeAt(end)) === PUNCTUATION) end += 1;
       tokens += end - index;
     } else {
       tokens += otherCost(code);
