@@ -20,18 +20,17 @@ const UPPER = 2;
 const DIGIT = 3;
 const SPACE = 4;
 const PUNCTUATION = 5;
-const ASCII_CLASS = new Uint8Array(128);
-for (let code = 0; code < 128; code += 1)
-  ASCII_CLASS[code] =
-    code >= 97 && code <= 122
-      ? LOWER
-      : code >= 65 && code <= 90
-        ? UPPER
-        : code >= 48 && code <= 57
-          ? DIGIT
-          : code === 32 || code === 9 || code === 10 || code === 13
-            ? SPACE
-            : PUNCTUATION;
+const ASCII_CLASS = Uint8Array.from({ length: 128 }, (_, code) =>
+  code >= 97 && code <= 122
+    ? LOWER
+    : code >= 65 && code <= 90
+      ? UPPER
+      : code >= 48 && code <= 57
+        ? DIGIT
+        : code === 32 || code === 9 || code === 10 || code === 13
+          ? SPACE
+          : PUNCTUATION,
+);
 
 /** The class of a character: ASCII by the table, Latin letters beyond it as letters. */
 function classOf(code: number): number {
