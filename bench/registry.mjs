@@ -93,6 +93,25 @@ console.log(
   `In process, ${largest} skills: refresh after one changed file ${median(refreshTimes).toFixed(1)} ms (median); catalog under an 8,000-token budget ${median(catalogTimes).toFixed(1)} ms (median, ${catalogTokens} tokens, tokenizer already loaded)`,
 );
 
+// A catalog under a budget costs what list costs when the budget holds everything: the
+// tokenizer is loaded only when the estimate cannot show that the catalog fits.
+{
+  const small = generateTree(cache, 100);
+  const sources = ['--no-default-sources', '--skills', small, '--no-cache'];
+  const listArgs = [bin, 'list', ...sources];
+  const catalogArgs = [bin, 'catalog', '--budget', '8000', ...sources];
+  run(listArgs);
+  run(catalogArgs);
+  const times = { list: [], catalog: [] };
+  for (let round = 0; round < rounds; round += 1) {
+    times.list.push(run(listArgs).seconds);
+    times.catalog.push(run(catalogArgs).seconds);
+  }
+  console.log(
+    `Cold processes, 100 skills: list ${median(times.list).toFixed(3)} s, catalog --budget 8000 ${median(times.catalog).toFixed(3)} s (${(median(times.catalog) / median(times.list)).toFixed(2)}x of list)`,
+  );
+}
+
 // The real corpus, loaded leniently through the registry.
 const corpus = resolve(option('corpus', join(root, '..', 'shared', 'conformance', 'corpus')));
 if (existsSync(corpus)) {

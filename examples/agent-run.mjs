@@ -4,7 +4,7 @@
 // server on this machine (Ollama's or LM Studio's port). Without one it starts a scripted local
 // model (examples/scripted-model.mjs) and says so. It never needs the network for that.
 
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -12,8 +12,9 @@ import { startScriptedModel } from './scripted-model.mjs';
 
 const examples = dirname(fileURLToPath(import.meta.url));
 const bin = join(examples, '..', 'dist', 'cli', 'bin.js');
+const keep = process.argv.includes('--keep');
 const task =
-  process.argv[2] ??
+  process.argv.slice(2).find((argument) => argument !== '--keep') ??
   'Review the example skills folder: which files are largest, and what would you check first?';
 
 /** An OpenAI-compatible server on localhost, and its first model, if one answers quickly. */
@@ -39,6 +40,8 @@ async function localServer() {
 let scripted;
 let provider;
 const env = { ...process.env, SKILLHOST_HOME: mkdtempSync(join(tmpdir(), 'skillhost-agent-run-')) };
+// Its sessions and audit log live in a folder of its own, removed at the end unless --keep.
+if (!keep) process.on('exit', () => rmSync(env.SKILLHOST_HOME, { recursive: true, force: true }));
 const extra = [];
 if (process.env.ANTHROPIC_API_KEY) {
   provider = 'anthropic (ANTHROPIC_API_KEY)';
@@ -85,12 +88,15 @@ const args = [
 ];
 try {
   // The child's output streams straight through; an async spawn keeps the scripted model serving.
-  const { spawn } = await import('node:child_process');
+  const { spawn, spawnSync } = await import('node:child_process');
   const code = await new Promise((resolve) => {
     const child = spawn(process.execPath, args, { env, stdio: 'inherit' });
     child.on('close', (status) => resolve(status ?? 1));
   });
-  console.log(`\n   exit code ${code}; sessions and the audit log are in ${env.SKILLHOST_HOME}`);
+  const verify = spawnSync(process.execPath, [bin, 'audit', 'verify'], { env, encoding: 'utf8' });
+  console.log(
+    `\n   exit code ${code}; audit log: ${verify.status === 0 ? 'intact' : 'NOT intact'}; sessions and the audit log are in ${env.SKILLHOST_HOME}${keep ? '' : ', removed now (--keep keeps them)'}`,
+  );
 
   if (code !== 0) process.exitCode = code;
 } finally {

@@ -6,7 +6,7 @@
 // (`skillhost` and `skillhost/node`), as an application would.
 import { execFileSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { copyFileSync, cpSync, mkdirSync, mkdtempSync } from 'node:fs';
+import { copyFileSync, cpSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -26,10 +26,14 @@ import {
 } from 'skillhost/node';
 
 const examples = dirname(fileURLToPath(import.meta.url));
+// The job works in a folder of its own, removed when it ends (however it ends) unless --keep.
+const keep = process.argv.includes('--keep');
 const scratch = mkdtempSync(join(tmpdir(), 'skillhost-main-job-'));
+if (!keep) process.on('exit', () => rmSync(scratch, { recursive: true, force: true }));
 const auditPath = join(scratch, 'audit.jsonl');
 const task =
-  process.argv[2] ?? 'Summarise the sample CSV data file, then review the code for bugs.';
+  process.argv.slice(2).find((argument) => argument !== '--keep') ??
+  'Summarise the sample CSV data file, then review the code for bugs.';
 
 const heading = (title) => console.log(`\n== ${title}`);
 const indent = (text, lines = 12) => {
@@ -200,4 +204,8 @@ const verdicts = verifyAuditLog(log, sha256);
 console.log(
   `   chain: ${verdicts.every((verdict) => verdict.intact) ? 'intact' : 'NOT intact'} (${log.records.length} records)`,
 );
-console.log(`   read it again with: node dist/cli/bin.js audit show --audit-log ${auditPath}`);
+console.log(
+  keep
+    ? `   read it again with: node dist/cli/bin.js audit show --audit-log ${auditPath}`
+    : `   ${scratch} is removed now (node examples/main-job.mjs --keep keeps it)`,
+);

@@ -173,6 +173,16 @@ export const CODES = {
     'The frontmatter is not valid YAML.',
     'Quote values that contain ": " or start with a special character, e.g. description: "a: b".',
   ),
+  YAML_BLOCK_SCALAR_TEXT: code(
+    'yaml',
+    'Text follows a > or | block indicator on the same line; YAML allows none there (the most common YAML error in real skills).',
+    'Put the text on the next lines, indented (description: > then "  Use when ..." below it), or write it as one quoted value on the line: description: "Use when ...".',
+  ),
+  YAML_QUOTED_CONTINUATION: code(
+    'portability',
+    'A quoted value continues on a line at column 0: PyYAML and the reference validator read it, YAML 1.2 parsers reject it.',
+    'Indent the continuation lines of the quoted value (two spaces), or keep the value on one line.',
+  ),
   YAML_DUPLICATE_KEY: code(
     'yaml',
     'A key appears twice in the same mapping.',

@@ -32,6 +32,14 @@ export {
   verifyAuditLog,
 } from './audit/reader.js';
 export {
+  type AuditFilesVerdict,
+  type AuditLogFile,
+  type ChainHead,
+  type FileProblem,
+  type SessionChain,
+  verifyAuditFiles,
+} from './audit/rotation.js';
+export {
   type AuditCall,
   type AuditEventInput,
   type AuditEventName,
@@ -41,6 +49,7 @@ export {
   MemoryAuditSink,
   redactSecrets,
 } from './audit/trail.js';
+export { countSkillUsage, type RecordedUsage } from './audit/usage.js';
 // Codes, errors and diagnostics.
 export { CODES, type Code, type CodeCategory, type CodeInfo, describeCode } from './codes.js';
 // The outside world, as interfaces (skillhost/node and skillhost/testing implement them).
@@ -97,6 +106,8 @@ export {
   type CatalogResult,
   type CatalogSkill,
   renderCatalog,
+  type SkillUsage,
+  type UsageTable,
 } from './disclosure/catalog.js';
 export {
   checkResourcePath,
@@ -106,12 +117,16 @@ export {
   type ResourceOptions,
   type SkillResource,
 } from './disclosure/resources.js';
+export { ROUTER_STOP_WORDS } from './disclosure/route-terms.js';
 export {
   type RoutableSkill,
   type RouteCandidate,
+  type RouteField,
   type RouteOptions,
   type RouteResult,
+  type RouteVerdict,
   SkillRouter,
+  type TermMatch,
 } from './disclosure/router.js';
 export { loadTokenCounter, type TokenCounter } from './disclosure/tokens.js';
 export { SkillhostError, type SkillhostErrorOptions } from './errors.js';
@@ -206,10 +221,17 @@ export {
   DEFAULT_PRECEDENCE,
   type DefaultSourceOptions,
   defaultSources,
+  findProjectRoot,
   isProjectTrusted,
+  PROJECT_MARKERS,
   PROJECT_SKILL_FOLDERS,
+  type ProjectRoot,
+  SKILL_FOLDERS,
+  type SkillFolder,
   type SkillSource,
+  type SourceFolderState,
   type SourceKind,
+  sourceFolders,
   type Trust,
   USER_SKILL_FOLDERS,
 } from './registry/sources.js';

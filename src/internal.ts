@@ -15,6 +15,13 @@ import {
   type YamlSource,
 } from './core.js';
 
+export {
+  isRotatedLogName,
+  openHeads,
+  ROTATION_SESSION,
+  rotatedLogName,
+  rotationLine,
+} from './audit/rotation.js';
 export { AuditTrail } from './audit/trail.js';
 export { listSkillFiles } from './disclosure/activation.js';
 export { mediaTypeOf } from './disclosure/resources.js';
@@ -105,10 +112,17 @@ export { RUNTIME_TOOLS_ALLOWED_BY_DEFAULT } from './policy/tools.js';
 export { quote } from './quote.js';
 export { unusableReason } from './registry/entries.js';
 export { SkillRegistry } from './registry/registry.js';
+export {
+  notFoundError,
+  skillFindings,
+  unavailableError,
+  usableEntry,
+} from './registry/usable.js';
 export { loadScript } from './runtime/scripts.js';
 export { type CheckSkillOptions, checkSkillDirectory } from './skill-files/check.js';
 export { findSkillFileEntry } from './skill-files/skill-file.js';
 export { WALK_DEFAULTS, walkSkillTree } from './skill-files/walker.js';
+export { editDistance, suggest, withSuggestions } from './suggest.js';
 
 /**
  * The public functions that parse YAML, with `yaml` as their default YAML source (an explicit

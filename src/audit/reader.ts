@@ -76,52 +76,83 @@ export interface SessionVerdict {
   readonly problems: readonly string[];
 }
 
+/** Records of one session in log order, each with where it is ("line 4", "audit.jsonl:4"). */
+export interface PlacedRecord {
+  readonly record: AuditRecord;
+  readonly place: string;
+}
+
 /**
- * Checks each session's chain: sequence numbers without gaps, each `prev_hash` equal to the
- * previous record's hash, each hash recomputed, and a closing `session-end`. Altered, removed,
- * reordered or forged records, and a log cut short, all show.
+ * One session's chain: sequence numbers without gaps (from `head`, where its chain stood when
+ * its earlier records went with a rotated log, else from 1), each `prev_hash` equal to the
+ * previous record's hash, each hash recomputed, and a closing `session-end`.
+ */
+export function checkSessionChain(
+  session: string,
+  entries: readonly PlacedRecord[],
+  head: { readonly seq: number; readonly hash: string } | undefined,
+  hash: (bytes: Uint8Array) => string,
+): SessionVerdict {
+  const problems: string[] = [];
+  let previous = head?.hash ?? GENESIS_HASH;
+  let expected = (head?.seq ?? 0) + 1;
+  for (const { record, place } of entries) {
+    if (record.seq !== expected) {
+      problems.push(
+        `${place}: sequence ${record.seq} where ${expected} was expected (records missing or reordered)`,
+      );
+      expected = record.seq;
+    }
+    if (record.prev_hash !== previous)
+      problems.push(`${place}: does not chain to the record before it`);
+    if (recordHash(record, hash) !== record.hash)
+      problems.push(`${place}: its content does not match its hash (altered)`);
+    previous = record.hash;
+    expected += 1;
+  }
+  const ended = entries.at(-1)?.record.event === 'session-end';
+  if (!ended)
+    problems.push('the session has no session-end record (still running, crashed, or cut short)');
+  return {
+    session,
+    records: entries.length,
+    first: entries[0]?.record.timestamp,
+    last: entries.at(-1)?.record.timestamp,
+    intact: problems.length === 0,
+    ended,
+    problems,
+  };
+}
+
+/**
+ * Checks each session's chain (`checkSessionChain`). Altered, removed, reordered or forged
+ * records, and a log cut short, all show. A log that was rotated begins with a log-rotate
+ * record: the sessions open at the rotation continue from the heads it holds
+ * (`verifyAuditFiles` checks the files together).
  */
 export function verifyAuditLog(
   log: ParsedAuditLog,
   hash: (bytes: Uint8Array) => string,
 ): SessionVerdict[] {
-  const sessions = new Map<string, Array<{ record: AuditRecord; line: number }>>();
+  const sessions = new Map<string, PlacedRecord[]>();
+  const first = log.records[0];
+  const heads =
+    first?.event === 'log-rotate'
+      ? ((first.details as { sessions?: Record<string, { seq: number; hash: string }> }).sessions ??
+        {})
+      : {};
   log.records.forEach((record, index) => {
+    if (record.event === 'log-rotate') return;
     const list = sessions.get(record.session_id) ?? [];
-    list.push({ record, line: log.lines[index] as number });
+    list.push({ record, place: `line ${log.lines[index] as number}` });
     sessions.set(record.session_id, list);
   });
-  const verdicts: SessionVerdict[] = [];
-  for (const [session, entries] of sessions) {
-    const problems: string[] = [];
-    let previous = GENESIS_HASH;
-    let expected = 1;
-    for (const { record, line } of entries) {
-      if (record.seq !== expected) {
-        problems.push(
-          `line ${line}: sequence ${record.seq} where ${expected} was expected (records missing or reordered)`,
-        );
-        expected = record.seq;
-      }
-      if (record.prev_hash !== previous)
-        problems.push(`line ${line}: does not chain to the record before it`);
-      if (recordHash(record, hash) !== record.hash)
-        problems.push(`line ${line}: its content does not match its hash (altered)`);
-      previous = record.hash;
-      expected += 1;
-    }
-    const ended = entries.at(-1)?.record.event === 'session-end';
-    if (!ended)
-      problems.push('the session has no session-end record (still running, crashed, or cut short)');
-    verdicts.push({
+  return [...sessions].map(([session, entries]) =>
+    checkSessionChain(
       session,
-      records: entries.length,
-      first: entries[0]?.record.timestamp,
-      last: entries.at(-1)?.record.timestamp,
-      intact: problems.length === 0,
-      ended,
-      problems,
-    });
-  }
-  return verdicts;
+      entries,
+      Object.hasOwn(heads, session) ? heads[session] : undefined,
+      hash,
+    ),
+  );
 }

@@ -19,7 +19,9 @@ export type AuditEventName =
   | 'model-switch'
   | 'skill-install'
   | 'skill-update'
-  | 'skill-remove';
+  | 'skill-remove'
+  | 'log-rotate'
+  | 'log-prune';
 
 export type AuditTrigger = 'model' | 'user' | 'router';
 

@@ -1,4 +1,5 @@
 /** A small, strict command-line parser: unknown options and missing values are usage errors. */
+import { suggest, withSuggestions } from '../suggest.js';
 
 export interface OptionSpec {
   readonly type: 'boolean' | 'string';
@@ -52,7 +53,7 @@ export function parseArgs(argv: readonly string[], specs: OptionSpecs): ParsedAr
           negated = true;
         }
       }
-      if (spec === undefined) throw new UsageError(`unknown option '--${name}'`);
+      if (spec === undefined) throw new UsageError(optionSuggestion(`--${name}`, specs));
       if (spec.type === 'boolean') {
         if (inline !== undefined) throw new UsageError(`option '--${name}' takes no value`);
         assign(name, spec, !negated);
@@ -72,7 +73,7 @@ export function parseArgs(argv: readonly string[], specs: OptionSpecs): ParsedAr
       const name = byShort.get(argument.slice(1));
       const spec = name === undefined ? undefined : specs[name];
       if (name === undefined || spec === undefined) {
-        throw new UsageError(`unknown option '${argument}'`);
+        throw new UsageError(optionSuggestion(argument, specs));
       }
       if (spec.type === 'boolean') {
         assign(name, spec, true);
@@ -87,6 +88,17 @@ export function parseArgs(argv: readonly string[], specs: OptionSpecs): ParsedAr
     positionals.push(argument);
   }
   return { options, positionals, rest: [] };
+}
+
+/** "unknown option", with the closest options the command takes. */
+function optionSuggestion(given: string, specs: OptionSpecs): string {
+  const names: string[] = [];
+  for (const [name, spec] of Object.entries(specs)) {
+    names.push(`--${name}`);
+    if (spec.negatable === true) names.push(`--no-${name}`);
+    if (spec.short !== undefined) names.push(`-${spec.short}`);
+  }
+  return withSuggestions(`unknown option '${given}'`, suggest(given, names));
 }
 
 /** Reads a positive integer option, or throws a usage error naming the option. */

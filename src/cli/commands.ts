@@ -21,6 +21,7 @@ Options:
   --format text|json|github
                           Output format (default: text)
   --json                  Same as --format json
+  -q, --quiet             Print only errors and the summary (text and github)
   --max-depth N           Deepest folder level searched below a PATH (default 8)
   --follow-symlinks       Follow symbolically linked directories (never into a
                           loop); without it they are reported and skipped
@@ -31,7 +32,12 @@ Output:
           an excerpt with a caret, a hint) and a summary line; colour on a TTY
   json    {"results": [{"path", "valid", "diagnostics", "properties"}],
            "summary": {"skills", "valid", "invalid"}}
-  github  GitHub Actions annotations (::error file=...,line=...::message)
+  github  GitHub Actions annotations (::error file=...,line=...::message), the
+          file relative to the repository root (the folder holding .git, or
+          $GITHUB_WORKSPACE), so that each annotation lands on the diff
+
+The summary counts skills only: a PATH that does not exist is reported, and
+not counted as a checked skill.
 
 Exit codes:
   0  every skill is valid (warnings allowed)
@@ -86,12 +92,23 @@ Exit codes:
 
 List every skill found in the sources: its name, source, trust, status and
 path. A skill's name is its folder's name; when its SKILL.md claims another
-name, NOTES shows it ("claims name '...'"; claimedName in JSON). Status is one of: active (offered to the model), shadowed (another skill
-with the same name takes precedence; still reachable as name@source), skipped
-(has errors), untrusted (in a project folder that is not trusted yet) and
-disabled (skillhost disable). NOTES says "modified" for an installed skill
-whose files differ from skills-lock.json ("lock": "modified" in JSON).
-Only metadata is read: no skill body enters memory.
+name, NOTES shows it ("claims name '...'"; claimedName in JSON). Status is one
+of: active (offered to the model), shadowed (another skill with the same name
+takes precedence; still reachable as name@source), skipped (has errors),
+untrusted (in a project folder that is not trusted yet) and disabled
+(skillhost disable). NOTES also shows the skill's first error or warning (its
+code and message) and how many more it has (--verbose lists them all), and
+"modified" for an installed skill whose files differ from skills-lock.json
+("lock": "modified" in JSON). The last lines say which project folder was used
+and how it was found. Only metadata is read: no skill body enters memory.
+
+Options:
+  --sources               List the folders searched instead: ID, tool, trust,
+                          state (searched, missing, not trusted, switched off)
+                          and how many skills each holds
+  -v, --verbose           Every error and warning of each skill, with its place
+  -q, --quiet             Only the skills with errors, and the summary
+  --json                  Print JSON
 
 ${SOURCE_OPTIONS_HELP}
   -h, --help              Show this help
@@ -111,19 +128,31 @@ description (sanitised to one line, invisible characters removed), trusted
 skills first, values escaped for the format. Untrusted project skills and
 skills with errors are left out. With no usable skill, nothing is printed.
 
-With --budget, the catalog is made to fit that many tokens (counted with the
-o200k tokenizer): descriptions are shortened, then dropped, then skills are
-hidden - untrusted skills first - and a marker says how many are hidden and
-that the skillhost_search tool finds them.
+With --budget, the catalog fits that many tokens (o200k), filled as fully as
+it allows: when the estimate shows that everything fits with room to spare,
+nothing is counted; otherwise the o200k tokenizer counts the text that decides
+the cut. Which skills stay visible: trusted before untrusted, then pinned
+skills ("pinnedSkills" in $SKILLHOST_HOME/config.json, or --pin), then those
+used most and most recently according to the audit log, then by name.
+Descriptions of the others are shortened, then dropped, then skills are
+hidden, and a marker says how many are hidden and that the skillhost_search
+tool finds them.
 
 Options:
-  --format xml|markdown|json   Output format (default: xml)
-  --budget TOKENS              Most tokens the catalog may take
-  --explain                    Say on stderr what was cut and why
-  --locations                  Include each SKILL.md path
+  --format xml|markdown|json
+                          Output format (default: xml)
+  --json                  Same as --format json
+  --budget TOKENS         Most tokens the catalog may take
+  --explain               Say on stderr what was cut and why, skill by skill
+                          (as JSON with --format json: tokens, exact, counts,
+                          decisions, explain)
+  --pin NAME              Keep this skill visible first (repeatable)
+  --locations             Include each SKILL.md path
+  --audit-log PATH        The audit log whose activations rank the skills
+                          (default: $SKILLHOST_HOME/audit.jsonl)
 
 ${SOURCE_OPTIONS_HELP}
-  -h, --help                   Show this help
+  -h, --help              Show this help
 
 Exit codes:
   0  printed (also when there is no usable skill)
@@ -147,11 +176,17 @@ exact content (the SHA-256 of its SKILL.md); without a terminal it is refused
 with PERMISSION_REQUIRED. "Always" is stored in $SKILLHOST_HOME/config.json.
 
 Options:
-  --triggered-by model|user|router   Who activates it (default: user, which
-                                      asks nothing: it is your own choice)
+  --triggered-by model|user|router
+                          Who activates it (default: user, which asks
+                          nothing: it is your own choice)
+  --json                  Print the activation as JSON
 
 ${RUNTIME_OPTIONS_HELP}
-  -h, --help                          Show this help
+  -h, --help              Show this help
+
+A skill that skillhost list shows as skipped or untrusted is SKILL_UNAVAILABLE,
+with the reason and its first error; an unknown NAME is SKILL_NOT_FOUND, with
+the names it may have meant.
 
 Exit codes:
   0  printed
@@ -167,21 +202,35 @@ Exit codes:
     summary: 'Rank skills for a task (the router form of activation)',
     help: `Usage: skillhost route [options] "TASK"
 
-Rank the usable skills by relevance to TASK (BM25 over name and description,
-keyword stuffing capped: a description flagged DESCRIPTION_KEYWORD_STUFFING
-counts each term once) and show each score term by term. Skills named in the
+Rank the usable skills by relevance to TASK and say why, term by term. Words
+are reduced to their stem (plurals and verb forms meet: "slides" finds
+"slide decks"), stop words and the words of asking ("need", "please") are left
+out, and a few file formats meet the words for them (pptx and slides, xlsx and
+spreadsheet). A skill's name weighs most, then the part of its description that
+says when to use it, then the rest; two adjacent words of the task found
+together count as a phrase. Term frequency saturates (BM25F), and a description
+flagged DESCRIPTION_KEYWORD_STUFFING counts each term once. Skills named in the
 task as /name or $name are selected directly. Untrusted skills are marked
 [untrusted] ("trusted": false in --json) and ranked after every trusted match.
-The rest are selected in that order while they score at least --threshold and
-half the best score: an untrusted skill is never selected ahead of a trusted
-one that matches.
+
+The rest are selected in order while each scores at least --threshold and 70%
+of the best score, and matches enough of the task (its terms weighed by how
+rare they are among the skills; under 40% it must also score a quarter more
+than the next skill, so that "quarterly review" picks no code review skill);
+selection stops at the first that falls short, so an untrusted skill is never
+selected ahead of a trusted one that matches.
 
 Options:
-  --threshold N   Least score to select a skill (default 2)
-  --limit N       Most skills selected (default 3)
+  --explain               Show how the task was read (its terms, phrases and the
+                          stop words left out) and, for each skill, each term's
+                          score, rarity and the fields it was found in, and why
+                          the skill was or was not selected
+  --threshold N           Least score to select a skill (default 2)
+  --limit N               Most skills selected (default 3)
+  --json                  Print JSON (with the same explanation)
 
 ${SOURCE_OPTIONS_HELP}
-  -h, --help      Show this help
+  -h, --help              Show this help
 
 Exit codes:
   0  printed (also when nothing matches)
@@ -199,12 +248,17 @@ forms); it is opened inside the skill directory and checked to be a regular
 file there; at most --max-bytes are read. A binary file is reported, or printed
 as base64 with --json.
 
+A PATH that is not in the skill gets the paths it may have meant (the same
+name in another case, as a body's FORMS.md for a file forms.md, or a close
+spelling).
+
 Options:
-  --max-bytes N   Largest file read (default 1048576)
-  --no-binary     Refuse binary files (RESOURCE_BINARY_REFUSED)
+  --max-bytes N           Largest file read (default 1048576)
+  --no-binary             Refuse binary files (RESOURCE_BINARY_REFUSED)
+  --json                  Print JSON (a binary file as base64)
 
 ${RUNTIME_OPTIONS_HELP}
-  -h, --help      Show this help
+  -h, --help              Show this help
 
 Exit codes:
   0  printed
@@ -268,6 +322,7 @@ Options:
   --allow-net             Give the script the network, once you confirm it for
                           this skill and script (or --yes; recorded)
   --allow-unsandboxed     Run without a sandbox if none is available (logged)
+  --json                  Print the run's result as JSON
 
 ${RUNTIME_OPTIONS_HELP}
   -h, --help              Show this help
@@ -317,6 +372,7 @@ runs-other-programs, uncovered-command (README: Security model).
 
 Options:
   --bash COMMAND          The shell command to check (check only)
+  --json                  Print JSON
 
 ${RUNTIME_OPTIONS_HELP}
   -h, --help              Show this help
@@ -332,27 +388,40 @@ Exit codes:
     name: 'audit',
     summary: 'Show, tail or verify the audit log',
     help: `Usage: skillhost audit show|tail|verify [options]
+       skillhost audit prune --before DATE [options]
 
 The audit log ($SKILLHOST_HOME/audit.jsonl, or --audit-log) holds one record
 per discovery, activation, resource read, script run, permission decision and
 approval: skill, source, content hash, trigger, files read, calls made, errors,
 time, with a session id, a sequence number and the hash of the previous record.
 
+It is rotated by size: once it would pass 16 MiB it is renamed with its date
+(audit.20260501T102233123Z.jsonl) and a new log begins whose first record
+links it to the one before (its size, SHA-256 and the sessions still open); the
+8 newest rotated logs are kept ("auditLog": {"maxBytes": N, "keep": N} in
+$SKILLHOST_HOME/config.json to change that).
+
   show     every record (of --session ID), one line each: why a skill was
-           activated, what it read, what it ran
+           activated, what it read, what it ran (rotated logs included)
   tail     the last records (-n N, default 20)
-  verify   check every session's hash chain: altered, removed, reordered or
-           forged records, and a log cut short, are reported
+  verify   check every session's hash chain across the log and its rotated
+           logs, and each log's link to the one before: altered, removed,
+           reordered or forged records, a log taken out or replaced, and a
+           log cut short, are reported
+  prune    remove the rotated logs whose records are all older than DATE
+           (YYYY-MM-DD, or an ISO 8601 time); the current log stays, and the
+           removal is recorded in it
 
 Options:
-  --audit-log PATH   The log to read
-  --session ID       Only this session
-  -n, --lines N      How many records tail shows
-  --json             Print JSON
-  -h, --help         Show this help
+  --audit-log PATH        The log to read
+  --session ID            Only this session
+  -n, --lines N           How many records tail shows
+  --before DATE           With prune: remove what is older than this
+  --json                  Print JSON
+  -h, --help              Show this help
 
 Exit codes:
-  0  shown, or the log is intact
+  0  shown, pruned, or the log is intact
   1  verify found problems
   2  usage error`,
     load: async () => import('./commands/audit.js'),
@@ -591,10 +660,12 @@ Stored in $SKILLHOST_HOME/config.json and recorded in the audit log;
 skillhost approvals list and revoke manage what is stored.
 
 Options:
-  --allow-net   Approve its runs with the network (skillhost run --allow-net)
+  --allow-net             Approve its runs with the network (skillhost run
+                          --allow-net)
+  --json                  Print the approval as JSON
 
 ${RUNTIME_OPTIONS_HELP}
-  -h, --help    Show this help
+  -h, --help              Show this help
 
 Exit codes:
   0  approved
@@ -618,11 +689,11 @@ whether the environment skillhost setup made for it is used.
 Options:
   --workspace DIR, --no-workspace, --workspace-writable, --expose PATH,
   --out DIR, --memory SIZE, --allow-net
-                As for skillhost run
-  --json        Print JSON
+                          As for skillhost run
+  --json                  Print JSON
 
 ${RUNTIME_OPTIONS_HELP}
-  -h, --help    Show this help
+  -h, --help              Show this help
 
 Exit codes:
   0  explained
@@ -657,20 +728,21 @@ that would need it (an editable, source or version-control requirement,
 each command's outcome go to the audit log.
 
 Options:
-  --yes                Approve the commands shown without asking
-  --find-links DIR     pip: install from this folder of wheels (no index unless
-                       --index-url is given too)
-  --index-url URL      pip: the package index (a mirror, or a local one)
-  --registry URL       npm: the registry (a mirror, or a local one)
-  --offline            No network: pip with no index, npm from its cache
-  --allow-scripts      Let packages run their build and install scripts (pip
-                       source builds, npm scripts), on this machine, outside
-                       the sandbox
-  --force              Make the environment again even if it is ready
-  --timeout SECONDS    Limit for each command (default 600)
+  --yes                   Approve the commands shown without asking
+  --find-links DIR        pip: install from this folder of wheels (no index unless
+                          --index-url is given too)
+  --index-url URL         pip: the package index (a mirror, or a local one)
+  --registry URL          npm: the registry (a mirror, or a local one)
+  --offline               No network: pip with no index, npm from its cache
+  --allow-scripts         Let packages run their build and install scripts (pip
+                          source builds, npm scripts), on this machine, outside
+                          the sandbox
+  --force                 Make the environment again even if it is ready
+  --timeout SECONDS       Limit for each command (default 600)
+  --json                  Print the plan and each command's outcome as JSON
 
 ${RUNTIME_OPTIONS_HELP}
-  -h, --help           Show this help
+  -h, --help              Show this help
 
 Output: the plan (skill, environment, packages, commands), the installers'
 output on stderr, then where the environment is. --json prints the plan and
@@ -717,9 +789,10 @@ Exit codes:
        skillhost trust --list [--json]
 
 Record in the user config ($SKILLHOST_HOME/config.json, default
-~/.skillhost/config.json) that the project folder DIR (default: the current
-directory) is trusted. Project skills (.agents/skills, .skillhost/skills,
-.claude/skills) load only from trusted folders and their sub-folders. The real
+~/.skillhost/config.json) that the project folder DIR is trusted (default: the
+project the current folder belongs to, as skillhost list finds it). Project
+skills (.agents/skills, .skillhost/skills, .claude/skills, .github/skills,
+.gemini/skills) load only from trusted folders and their sub-folders. The real
 path is recorded, so a link cannot stand in for the folder.
 
 With --skill NAME, trust a skill installed from a git repository or an
@@ -727,11 +800,12 @@ archive (skillhost add), which is untrusted wherever it is installed: as
 skills-lock.json records its files. An update asks again.
 
 Options:
-  --skill NAME Trust the installed skill NAME instead of a folder
-  --revoke     Stop trusting DIR (or the skill)
-  --list       Print the trusted folders and skills
-  --json       With --list, print JSON
-  -h, --help   Show this help
+  --skill NAME  Trust the installed skill NAME instead of a folder
+  --revoke      Stop trusting DIR (or the skill)
+  --list        Print the trusted folders and skills
+  --json        Print JSON: the folders and skills, or {"folder", "trusted",
+                "changed"}
+  -h, --help    Show this help
 
 Exit codes:
   0  done
@@ -777,7 +851,8 @@ record in the audit log.
 
 Options:
   --skill NAME          Install only this skill of the source (repeatable)
-  --project             Install into the project (the current folder)
+  --project             Install into the project (the folder skillhost list
+                        names: the nearest one above with .git, .agents, ...)
   --user                Install into ~/.agents/skills
   --yes                 Do not ask (needed without a terminal, and with --json)
   --force               Replace a folder of the same name

@@ -66,25 +66,38 @@ function plural(count: number, word: string): string {
 export function formatSummary(report: ValidationReport, style: Style): string {
   const all = report.results.flatMap((result) => result.diagnostics).concat(report.diagnostics);
   const counts = countBySeverity(all);
-  const { skills, valid, invalid } = report.summary;
+  const { skills, valid, invalid, unchecked } = report.summary;
   const findings = [
     counts.error > 0 ? style.red(plural(counts.error, 'error')) : undefined,
     counts.warning > 0 ? style.yellow(plural(counts.warning, 'warning')) : undefined,
   ].filter((part): part is string => part !== undefined);
   const verdict =
-    invalid === 0
-      ? style.green(skills === 1 ? 'valid' : 'all valid')
-      : `${valid} valid, ${style.red(`${invalid} invalid`)}`;
-  return `Checked ${plural(skills, 'skill')}: ${verdict}${findings.length > 0 ? ` (${findings.join(', ')})` : ''}`;
+    skills === 0
+      ? ''
+      : invalid === 0
+        ? `: ${style.green(skills === 1 ? 'valid' : 'all valid')}`
+        : `: ${valid} valid, ${style.red(`${invalid} invalid`)}`;
+  const notChecked =
+    unchecked === 0 ? '' : `; ${style.red(`${plural(unchecked, 'PATH')} not checked`)}`;
+  return `Checked ${plural(skills, 'skill')}${verdict}${notChecked}${findings.length > 0 ? ` (${findings.join(', ')})` : ''}`;
 }
 
-export function formatTextReport(report: ValidationReport, cwd: string, style: Style): string {
+/** With `quiet`, only errors are shown (the summary still counts everything). */
+const shown = (diagnostic: Diagnostic, quiet: boolean) => !quiet || diagnostic.severity === 'error';
+
+export function formatTextReport(
+  report: ValidationReport,
+  cwd: string,
+  style: Style,
+  quiet = false,
+): string {
   const blocks: string[] = [];
   for (const diagnostic of report.diagnostics) {
-    blocks.push(formatDiagnostic(diagnostic, undefined, cwd, style));
+    if (shown(diagnostic, quiet)) blocks.push(formatDiagnostic(diagnostic, undefined, cwd, style));
   }
   for (const result of report.results) {
     for (const diagnostic of result.diagnostics) {
+      if (!shown(diagnostic, quiet)) continue;
       blocks.push(formatDiagnostic(diagnostic, result.excerpts.get(diagnostic.line), cwd, style));
     }
   }
@@ -100,18 +113,22 @@ function escapeAnnotationProperty(text: string): string {
   return printable(escapeAnnotationData(text).replace(/:/g, '%3A').replace(/,/g, '%2C'));
 }
 
-/** GitHub Actions workflow commands, one annotation per diagnostic. */
-export function formatGithubReport(report: ValidationReport, cwd: string): string {
+/**
+ * GitHub Actions workflow commands, one annotation per diagnostic, with file paths relative to
+ * `root` (the repository's root), which is where GitHub looks for the file of an annotation.
+ */
+export function formatGithubReport(report: ValidationReport, root: string, quiet = false): string {
   const lines: string[] = [];
   const all = [...report.diagnostics, ...report.results.flatMap((result) => result.diagnostics)];
   for (const diagnostic of all) {
+    if (!shown(diagnostic, quiet)) continue;
     const command =
       diagnostic.severity === 'error'
         ? 'error'
         : diagnostic.severity === 'warning'
           ? 'warning'
           : 'notice';
-    const properties = [`file=${escapeAnnotationProperty(displayPath(diagnostic.file, cwd))}`];
+    const properties = [`file=${escapeAnnotationProperty(displayPath(diagnostic.file, root))}`];
     if (diagnostic.line > 0) {
       properties.push(`line=${diagnostic.line}`, `col=${diagnostic.column}`);
     }
@@ -120,8 +137,10 @@ export function formatGithubReport(report: ValidationReport, cwd: string): strin
       `::${command} ${properties.join(',')}::${printable(escapeAnnotationData(diagnostic.message))}`,
     );
   }
-  const { skills, valid, invalid } = report.summary;
-  lines.push(`Checked ${plural(skills, 'skill')}: ${valid} valid, ${invalid} invalid`);
+  const { skills, valid, invalid, unchecked } = report.summary;
+  lines.push(
+    `Checked ${plural(skills, 'skill')}: ${valid} valid, ${invalid} invalid${unchecked === 0 ? '' : `; ${plural(unchecked, 'PATH')} not checked`}`,
+  );
   return `${lines.join('\n')}\n`;
 }
 

@@ -1,5 +1,6 @@
 import { describeCode } from '../codes.js';
 import { SkillhostError } from '../errors.js';
+import { suggest, withSuggestions } from '../suggest.js';
 import { UsageError } from './args.js';
 import { COMMANDS, findCommand } from './commands.js';
 import type { CliDeps, CliIO } from './io.js';
@@ -43,7 +44,7 @@ export async function cli(
   if (first === undefined || first === '-h' || first === '--help' || first === 'help') {
     if (first === 'help' && rest[0] !== undefined) {
       const command = findCommand(rest[0]);
-      if (command === undefined) return usage(io, `unknown command '${rest[0]}'`);
+      if (command === undefined) return usage(io, unknownCommand(rest[0]));
       io.stdout.write(`${command.help}\n`);
       return 0;
     }
@@ -58,7 +59,9 @@ export async function cli(
   if (command === undefined) {
     return usage(
       io,
-      first.startsWith('-') ? `unknown option '${first}'` : `unknown command '${first}'`,
+      first.startsWith('-')
+        ? withSuggestions(`unknown option '${first}'`, suggest(first, ['--help', '--version']))
+        : unknownCommand(first),
     );
   }
   if (rest.includes('-h') || rest.includes('--help')) {
@@ -83,6 +86,16 @@ export async function cli(
     }
     throw error;
   }
+}
+
+function unknownCommand(name: string): string {
+  return withSuggestions(
+    `unknown command '${name}'`,
+    suggest(
+      name,
+      COMMANDS.map((entry) => entry.name),
+    ),
+  );
 }
 
 function usage(io: CliIO, message: string, command?: string): number {

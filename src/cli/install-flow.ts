@@ -28,7 +28,7 @@ import type { InstallScope } from './installed.js';
 import type { CliDeps, CliIO } from './io.js';
 import { printable } from './printable.js';
 import { auditLogPath } from './registry-options.js';
-import { approvalStore } from './runtime-options.js';
+import { approvalStore, auditSinkOptions } from './runtime-options.js';
 import type { Style } from './style.js';
 import { VERSION } from './version.js';
 
@@ -81,7 +81,7 @@ export interface InstallAudit {
 }
 
 export function openInstallAudit(args: ParsedArgs, deps: CliDeps, command: string): InstallAudit {
-  const sink = deps.auditSink(auditLogPath(args, deps));
+  const sink = deps.auditSink(auditLogPath(args, deps), auditSinkOptions(deps));
   const trail = new AuditTrail({
     sink,
     hash: deps.hash,

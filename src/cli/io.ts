@@ -2,6 +2,7 @@ import type {
   AuditSink,
   CacheStore,
   ContentHasher,
+  JsonlSinkOptions,
   ScriptRunner,
   SkillFileSystem,
 } from '../node/index.js';
@@ -75,6 +76,12 @@ export interface UserConfig {
   /** Skill names never offered (`skillhost disable NAME`). */
   readonly disabledSkills?: readonly string[];
   readonly trustedSkills?: readonly TrustedSkill[];
+  /** Ids of standard skill folders not to search (`skillhost list --sources` shows them). */
+  readonly disabledSources?: readonly string[];
+  /** Skills the catalog keeps visible first under a budget (after trust). */
+  readonly pinnedSkills?: readonly string[];
+  /** Audit log rotation: the size a log may reach, and how many rotated logs are kept. */
+  readonly auditLog?: { readonly maxBytes?: number; readonly keep?: number };
 }
 
 /** What the CLI needs from the outside world; the bin passes the real ones. */
@@ -94,10 +101,12 @@ export interface CliDeps {
   readonly writeConfig: (path: string, config: UserConfig) => void;
   /** The script runner (bubblewrap). */
   readonly runner: ScriptRunner;
-  /** Opens the JSON Lines audit log for appending. */
-  readonly auditSink: (path: string) => AuditSink & { close(): void };
+  /** Opens the JSON Lines audit log for appending (rotated when `options.rotate` is given). */
+  readonly auditSink: (path: string, options?: JsonlSinkOptions) => AuditSink & { close(): void };
   /** Reads a text file (the audit log); empty when it does not exist. */
   readonly readText: (path: string) => string;
+  /** Removes a file (a rotated audit log `audit prune` lets go). */
+  readonly removeFile?: (path: string) => void;
   readonly now: () => Date;
   readonly newSessionId: () => string;
   /** Agent sessions kept in a folder. */

@@ -4,7 +4,9 @@ import {
   type ApprovalStore,
   CANONICAL_TOOLS,
   createSkillRuntime,
+  type JsonlSinkOptions,
   type PolicyConfig,
+  rotateAuditLog,
   type ScriptWorkspace,
   type SkillRuntime,
   type SkillSource,
@@ -24,6 +26,7 @@ import { VERSION } from './version.js';
 /** Options of the commands that use capabilities (and so the policy and the audit log). */
 export const RUNTIME_OPTIONS: OptionSpecs = {
   ...SOURCE_OPTIONS,
+  'audit-log': { type: 'string' },
   tools: { type: 'string' },
   deny: { type: 'string', multiple: true },
   narrow: { type: 'boolean' },
@@ -47,6 +50,17 @@ export function policyConfig(args: ParsedArgs): PolicyConfig {
     deny: (args.options.deny as readonly string[] | undefined) ?? [],
     narrow: args.options.narrow === true,
     shadow: args.options.shadow === true,
+  };
+}
+
+/** How the CLI's audit log rotates: the user config's auditLog settings, or the defaults. */
+export function auditSinkOptions(deps: CliDeps): JsonlSinkOptions {
+  const settings = deps.readConfig(configFile(deps)).auditLog ?? {};
+  return {
+    rotate: rotateAuditLog,
+    now: deps.now,
+    ...(settings.maxBytes === undefined ? {} : { maxBytes: settings.maxBytes }),
+    ...(settings.keep === undefined ? {} : { keep: settings.keep }),
   };
 }
 
@@ -179,9 +193,9 @@ export function openRuntime(
       : { ...found, sources: found.sources.filter((source) => !leftOut.includes(source)) };
   const workspace =
     scripts.workspace === undefined
-      ? defaultWorkspace(settings.projectDir, deps)
+      ? defaultWorkspace(settings.workspaceDir, deps)
       : (scripts.workspace ?? undefined);
-  const sink = deps.auditSink(auditLogPath(args, deps));
+  const sink = deps.auditSink(auditLogPath(args, deps), auditSinkOptions(deps));
   const confirm = session.confirm ?? terminalConfirm(io);
   const runtime = createSkillRuntime({
     sources: settings.sources,

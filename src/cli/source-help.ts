@@ -1,7 +1,10 @@
 /** Help text for the options every registry command takes (kept apart so --help loads no library code). */
 export const SOURCE_OPTIONS_HELP = `Skill sources (every registry command):
-  --project DIR           The project folder (default: the current directory); its
-                          .agents/skills, .skillhost/skills and .claude/skills are
+  --project DIR           The project folder (default: the nearest folder at or
+                          above the current one holding .git, .agents, .skillhost
+                          or .claude, below the home folder; else the current
+                          one); its .agents/skills, .skillhost/skills,
+                          .claude/skills, .github/skills and .gemini/skills are
                           used once the folder is trusted (skillhost trust)
   --trust                 Trust the project folder for this run only
   --skills DIR            A folder of skills you trust (repeatable)
@@ -12,19 +15,22 @@ export const SOURCE_OPTIONS_HELP = `Skill sources (every registry command):
   --cache-dir DIR         Where the index cache lives (default: $SKILLHOST_HOME/cache,
                           SKILLHOST_HOME defaulting to ~/.skillhost)
   --no-cache              Neither read nor write the index cache
-  --json                  Print JSON`;
+
+Your own skills are found in ~/.agents/skills, ~/.skillhost/skills,
+~/.claude/skills, ~/.copilot/skills, ~/.gemini/skills and ~/.codex/skills.
+skillhost list --sources shows every folder; "disabledSources" in
+$SKILLHOST_HOME/config.json switches folders off by their ID.`;
 
 /** Help text for the options of commands that use capabilities. */
 export const RUNTIME_OPTIONS_HELP = `${SOURCE_OPTIONS_HELP}
-  --audit-log PATH        The audit log (default: $SKILLHOST_HOME/audit.jsonl)
 
-Policy (the CLI acting as the host):
+Audit and policy (the CLI acting as the host):
+  --audit-log PATH        The audit log (default: $SKILLHOST_HOME/audit.jsonl)
   --tools LIST            The host's tools, comma-separated (default: all of read,
                           write, edit, glob, grep, bash, web_fetch, web_search,
                           notebook_edit, task, todo, activate_skill,
                           read_skill_resource, run_skill_script,
                           search_skills)
-
   --deny ENTRY            Always deny this (allowed-tools syntax; repeatable)
   --narrow                While a skill with allowed-tools is active, only its
                           tools may be used

@@ -4,9 +4,8 @@ import { SkillhostError } from '../errors.js';
 import { showHiddenCharacters } from '../format/characters.js';
 import type { ReadLimits } from '../format/limits.js';
 import { joinPath } from '../paths.js';
-import { quote } from '../quote.js';
-import { unusableReason } from '../registry/entries.js';
 import type { RegistryEntry, SkillRegistry } from '../registry/registry.js';
+import { usableEntry } from '../registry/usable.js';
 import { readSkillDirectory } from '../skill-files/load.js';
 import { escapeXmlText } from './available-skills.js';
 
@@ -183,23 +182,7 @@ export class SkillSession {
     nameOrAddress: string,
     options: { readonly triggeredBy: ActivationTrigger },
   ): Activation {
-    const entry = this.#registry.resolve(nameOrAddress);
-    if (entry === undefined) {
-      throw new SkillhostError('SKILL_NOT_FOUND', `No skill named ${quote(nameOrAddress)}`, {
-        details: { name: nameOrAddress.slice(0, 200) },
-      });
-    }
-    const unusable = unusableReason(entry.status);
-    if (unusable !== undefined) {
-      throw new SkillhostError(
-        'SKILL_UNAVAILABLE',
-        `Skill ${entry.address} cannot be activated: ${unusable}`,
-        {
-          details: { address: entry.address, status: entry.status },
-          diagnostics: entry.diagnostics,
-        },
-      );
-    }
+    const entry = usableEntry(this.#registry, nameOrAddress, 'activated');
     const { fs } = this.#options;
     const yaml = this.#registry.yaml;
     const fresh = readSkillDirectory(fs, entry.directory, {

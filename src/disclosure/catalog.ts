@@ -1,7 +1,17 @@
-import { estimateTokens } from '../format/body.js';
+import { estimateTokens } from '../format/tokens.js';
 import { escapeXmlText } from './available-skills.js';
+import {
+  byUsefulness,
+  describeRank,
+  type SkillUsage,
+  type UsageTable,
+  usageOf,
+} from './catalog-order.js';
+import { planCatalog, type VisibleLevel } from './catalog-plan.js';
 import { sanitizeCatalogText, shorten } from './sanitize.js';
 import type { TokenCounter } from './tokens.js';
+
+export type { SkillUsage, UsageTable } from './catalog-order.js';
 
 export type CatalogFormat = 'xml' | 'markdown' | 'json';
 
@@ -12,19 +22,28 @@ export interface CatalogSkill {
   /** Absolute path of the SKILL.md (shown only when `includeLocation`). */
   readonly location?: string;
   readonly trusted: boolean;
+  /** Kept visible before the others of its trust (as `CatalogOptions.pinned` names it). */
+  readonly pinned?: boolean;
 }
 
 export interface CatalogOptions {
   readonly format?: CatalogFormat;
   /** Most tokens the catalog may take; without it, every skill is shown in full. */
   readonly budget?: number;
-  /** An exact token counter; without it, a fast estimate is used. */
+  /**
+   * An exact token counter (`loadTokenCounter()`). Without it the catalog is planned on
+   * estimates; under a budget the estimate cannot prove fits, `wantsExactCount` says so.
+   */
   readonly countTokens?: TokenCounter;
   /** The tool the model can call to find hidden skills (default `skillhost_search`). */
   readonly searchTool?: string;
   readonly includeLocation?: boolean;
   /** Length a description is cut to when the budget demands it (default 100 characters). */
   readonly shortLength?: number;
+  /** Skills kept visible first after trust: pinned by the host, the agent or the user. */
+  readonly pinned?: readonly string[];
+  /** How much each skill was used, by name (e.g. from the audit log): more used stays visible. */
+  readonly usage?: UsageTable;
 }
 
 /** How much of a skill the catalog shows. */
@@ -34,6 +53,10 @@ export interface CatalogDecision {
   readonly name: string;
   readonly trusted: boolean;
   readonly level: CatalogLevel;
+  /** Its place in the order of what stays visible (1: kept longest). */
+  readonly rank: number;
+  /** Why it is shown as it is: its level and what ranked it (trust, pin, use). */
+  readonly reason: string;
 }
 
 export interface CatalogResult {
@@ -43,152 +66,191 @@ export interface CatalogResult {
   /** Tokens of the text: exact when a counter was given, else estimated. */
   readonly tokens: number;
   readonly exact: boolean;
-  /** Per skill, in display order: how much of it is shown. */
+  /** Tokens all skills in full would take: counted, or estimated (calibrated on what was counted). */
+  readonly fullTokens: number;
+  /**
+   * True when a budget was given without a counter and the estimate could not show that the
+   * catalog fits with room to spare: render again with `countTokens` for an exact fit.
+   */
+  readonly wantsExactCount: boolean;
+  /** Per skill, in display order: how much of it is shown, and why. */
   readonly decisions: readonly CatalogDecision[];
   readonly counts: Readonly<Record<CatalogLevel, number>>;
   /** Lines saying what was cut and why. */
   readonly explain: readonly string[];
 }
 
-interface Prepared {
+/**
+ * Under a budget and without a counter, an estimate at most this share of the budget is taken
+ * to fit: the estimate of a catalog is within about 6% of the exact count for 50 skills.
+ */
+const UNCOUNTED_SHARE = 0.9;
+
+/** Tokens each format's markup adds to an entry beyond its name and text (fitted on real skills). */
+const MARKUP: Record<CatalogFormat, { readonly described: number; readonly named: number }> = {
+  xml: { described: 15, named: 10 },
+  markdown: { described: 3, named: 3 },
+  json: { described: 6, named: 4 },
+};
+
+/** A skill as the renderer and the planner see it. */
+export interface CatalogEntry {
   readonly name: string;
   readonly description: string;
-  /** The shortened description, made when first needed. */
-  short: string | undefined;
   readonly location: string | undefined;
   readonly trusted: boolean;
-  /** Estimated tokens at each level: from the text lengths, without rendering. */
-  readonly cost: Record<Exclude<CatalogLevel, 'hidden'>, number>;
+  readonly pinned: boolean;
+  readonly usage: SkillUsage | undefined;
+  /** 0 for the most useful. */
+  rank: number;
+  short: string | undefined;
+  readonly estimate: Record<VisibleLevel, number>;
+  readonly exact: Partial<Record<VisibleLevel, number>>;
 }
-
-function shortOf(skill: Prepared, length: number): string {
-  skill.short ??= shorten(skill.description, length);
-  return skill.short;
-}
-
-/** Markup each format adds around one entry, in estimated tokens. */
-const overhead: Record<CatalogFormat, number> = { xml: 12, markdown: 4, json: 8 };
 
 function markdownText(text: string): string {
   return text.replace(/[\\`*_[\]<>|#]/g, (character) => `\\${character}`);
 }
 
+function descriptionAt(entry: CatalogEntry, level: VisibleLevel, shortLength: number) {
+  if (level === 'name') return undefined;
+  if (level === 'full') return entry.description;
+  entry.short ??= shorten(entry.description, shortLength);
+  return entry.short;
+}
+
 function renderEntry(
   format: CatalogFormat,
-  skill: Prepared,
-  level: Exclude<CatalogLevel, 'hidden'>,
+  entry: CatalogEntry,
+  level: VisibleLevel,
   shortLength: number,
 ): string {
-  const description =
-    level === 'full'
-      ? skill.description
-      : level === 'short'
-        ? shortOf(skill, shortLength)
-        : undefined;
+  const description = descriptionAt(entry, level, shortLength);
   if (format === 'xml') {
-    const trust = skill.trusted ? '' : ' trust="untrusted"';
-    const parts = [`<skill${trust}><name>${escapeXmlText(skill.name)}</name>`];
+    const trust = entry.trusted ? '' : ' trust="untrusted"';
+    const parts = [`<skill${trust}><name>${escapeXmlText(entry.name)}</name>`];
     if (description !== undefined)
       parts.push(`<description>${escapeXmlText(description)}</description>`);
-    if (skill.location !== undefined)
-      parts.push(`<location>${escapeXmlText(skill.location)}</location>`);
+    if (entry.location !== undefined)
+      parts.push(`<location>${escapeXmlText(entry.location)}</location>`);
     parts.push('</skill>');
     return parts.join('');
   }
   if (format === 'markdown') {
-    const trust = skill.trusted ? '' : ' (untrusted)';
+    const trust = entry.trusted ? '' : ' (untrusted)';
     const text = description === undefined ? '' : `: ${markdownText(description)}`;
-    const location = skill.location === undefined ? '' : ` (${markdownText(skill.location)})`;
-    return `- **${markdownText(skill.name)}**${trust}${text}${location}`;
+    const location = entry.location === undefined ? '' : ` (${markdownText(entry.location)})`;
+    return `- **${markdownText(entry.name)}**${trust}${text}${location}`;
   }
-  const entry: Record<string, unknown> = { name: skill.name };
-  if (description !== undefined) entry.description = description;
-  if (skill.location !== undefined) entry.location = skill.location;
-  if (!skill.trusted) entry.trusted = false;
-  return JSON.stringify(entry);
+  const item: Record<string, unknown> = { name: entry.name };
+  if (description !== undefined) item.description = description;
+  if (entry.location !== undefined) item.location = entry.location;
+  if (!entry.trusted) item.trusted = false;
+  return JSON.stringify(item);
 }
+
+/** What an entry is followed by in the text (a line break, or the comma of a JSON list). */
+const SEPARATOR: Record<CatalogFormat, string> = { xml: '\n', markdown: '\n', json: ',' };
 
 function marker(format: CatalogFormat, hidden: number, tool: string): string {
   const sentence = `${hidden} more skill${hidden === 1 ? ' is' : 's are'} not listed here; call the ${tool} tool to find them by topic.`;
   if (format === 'xml')
     return `<hidden_skills count="${hidden}">${escapeXmlText(sentence)}</hidden_skills>`;
   if (format === 'markdown') return `_${markdownText(sentence)}_`;
-  return '';
+  return `"hidden":${hidden},"search_tool":${JSON.stringify(tool)}`;
 }
 
 function render(
   format: CatalogFormat,
-  skills: readonly Prepared[],
-  plan: readonly CatalogLevel[],
+  entries: readonly CatalogEntry[],
+  levels: readonly CatalogLevel[],
   tool: string,
   shortLength: number,
 ): string {
   const lines: string[] = [];
   let hidden = 0;
-  for (let index = 0; index < skills.length; index += 1) {
-    const level = plan[index] as CatalogLevel;
+  for (let index = 0; index < entries.length; index += 1) {
+    const level = levels[index] as CatalogLevel;
     if (level === 'hidden') hidden += 1;
-    else lines.push(renderEntry(format, skills[index] as Prepared, level, shortLength));
+    else lines.push(renderEntry(format, entries[index] as CatalogEntry, level, shortLength));
   }
-  if (format === 'json') {
-    const hiddenPart =
-      hidden > 0 ? `,"hidden":${hidden},"search_tool":${JSON.stringify(tool)}` : '';
-    return `{"skills":[${lines.join(',')}]${hiddenPart}}`;
-  }
+  if (format === 'json')
+    return `{"skills":[${lines.join(',')}]${hidden > 0 ? `,${marker(format, hidden, tool)}` : ''}}`;
   if (hidden > 0) lines.push(marker(format, hidden, tool));
   if (format === 'xml') return `<available_skills>\n${lines.join('\n')}\n</available_skills>`;
   return `## Available skills\n\n${lines.join('\n')}`;
 }
 
-/**
- * Plans how much of each skill fits `target` estimated tokens. Untrusted skills are cut first,
- * all the way (descriptions shortened, then dropped, then skills hidden), before any trusted
- * skill is touched; within a group the cut starts from the end of the list. The same input
- * always gives the same plan.
- */
-function plan(
-  skills: readonly Prepared[],
-  fixedCost: number,
-  markerCost: number,
-  target: number,
-): CatalogLevel[] {
-  const levelsOf: CatalogLevel[] = skills.map(() => 'full');
-  let total = fixedCost;
-  for (const skill of skills) total += skill.cost.full;
-  if (total <= target) return levelsOf;
-  let hidden = 0;
-  const fits = () => total + (hidden > 0 ? markerCost : 0) <= target;
-  for (const trusted of [false, true]) {
-    const group: number[] = [];
-    for (let index = skills.length - 1; index >= 0; index -= 1)
-      if (skills[index]?.trusted === trusted) group.push(index);
-    for (const [from, to] of [
-      ['full', 'short'],
-      ['short', 'name'],
-    ] as const) {
-      for (const index of group) {
-        if (fits()) return levelsOf;
-        if (levelsOf[index] !== from) continue;
-        const skill = skills[index] as Prepared;
-        total += skill.cost[to] - skill.cost[from];
-        levelsOf[index] = to;
-      }
-    }
-    for (const index of group) {
-      if (fits()) return levelsOf;
-      const skill = skills[index] as Prepared;
-      total -= skill.cost[levelsOf[index] as Exclude<CatalogLevel, 'hidden'>];
-      levelsOf[index] = 'hidden';
-      hidden += 1;
-    }
-  }
-  return levelsOf;
+function prepare(
+  skills: readonly CatalogSkill[],
+  options: CatalogOptions,
+  format: CatalogFormat,
+  shortLength: number,
+): CatalogEntry[] {
+  const pinned = new Set(options.pinned ?? []);
+  const untrustedCost = estimateTokens(
+    format === 'xml'
+      ? ' trust="untrusted"'
+      : format === 'json'
+        ? ',"trusted":false'
+        : ' (untrusted)',
+  );
+  const entries = skills.map((skill): CatalogEntry => {
+    const name = sanitizeCatalogText(skill.name).text;
+    const description = sanitizeCatalogText(skill.description).text;
+    const location = options.includeLocation === true ? skill.location : undefined;
+    const base =
+      estimateTokens(name) +
+      (skill.trusted ? 0 : untrustedCost) +
+      (location === undefined ? 0 : estimateTokens(location) + 5);
+    const full = estimateTokens(description);
+    // A shortened description keeps its first `shortLength` characters and an ellipsis.
+    const short =
+      description.length <= shortLength
+        ? full
+        : Math.ceil((full * shortLength) / description.length) + 1;
+    return {
+      name,
+      description,
+      location,
+      trusted: skill.trusted,
+      pinned: skill.pinned === true || pinned.has(skill.name),
+      usage: usageOf(options.usage, skill.name),
+      rank: 0,
+      short: undefined,
+      estimate: {
+        full: base + full + MARKUP[format].described,
+        short: base + short + MARKUP[format].described,
+        name: base + MARKUP[format].named,
+      },
+      exact: {},
+    };
+  });
+  // Display order: trusted first, then by name (stable, so a prompt cache keeps hitting).
+  entries.sort(
+    (a, b) =>
+      Number(b.trusted) - Number(a.trusted) || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0),
+  );
+  [...entries].sort(byUsefulness).forEach((entry, rank) => {
+    entry.rank = rank;
+  });
+  return entries;
 }
+
+const LEVEL_WORDS: Record<CatalogLevel, string> = {
+  full: 'shown in full',
+  short: 'description shortened',
+  name: 'name only',
+  hidden: 'hidden',
+};
 
 /**
  * The L1 catalog: every usable skill's name and description, one line each, escaped for the
- * format, trusted skills first. With a token budget it degrades deterministically (shorter
- * descriptions, then names only, then hidden with a marker naming the search tool) and says why.
+ * format, trusted skills first. Under a token budget it fills the budget as fully as the counter
+ * allows: skills are cut in the order of `catalog-order` (untrusted first, then the unpinned,
+ * the least used, then by name), their descriptions shortened, then dropped, then hidden behind
+ * a marker naming the search tool; the room left is given back to the most useful. The counter
+ * is needed only when the estimate cannot show that everything fits.
  *
  * @example renderCatalog(skills, { format: 'xml', budget: 8000, countTokens })
  */
@@ -199,118 +261,118 @@ export function renderCatalog(
   const format = options.format ?? 'xml';
   const tool = options.searchTool ?? 'skillhost_search';
   const shortLength = options.shortLength ?? 100;
-  const count = options.countTokens ?? estimateTokens;
+  const counter = options.countTokens;
   const emptyCounts = { full: 0, short: 0, name: 0, hidden: 0 };
   if (skills.length === 0) {
     return {
       text: '',
       format,
       tokens: 0,
-      exact: options.countTokens !== undefined,
+      exact: counter !== undefined,
+      fullTokens: 0,
+      wantsExactCount: false,
       decisions: [],
       counts: emptyCounts,
       explain: ['No usable skills: no catalog.'],
     };
   }
-  const ordered = [...skills].sort(
-    (a, b) =>
-      Number(b.trusted) - Number(a.trusted) || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0),
-  );
-  const prepared: Prepared[] = ordered.map((skill) => {
-    const name = sanitizeCatalogText(skill.name).text;
-    const description = sanitizeCatalogText(skill.description).text;
-    const location = options.includeLocation === true ? skill.location : undefined;
-    const nameCost =
-      estimateTokens(name) +
-      overhead[format] +
-      (location === undefined ? 0 : estimateTokens(location) + 4);
-    const descriptionCost = estimateTokens(description);
-    return {
-      name,
-      description,
-      short: undefined,
-      location,
-      trusted: skill.trusted,
-      cost: {
-        full: nameCost + descriptionCost + 4,
-        short: nameCost + Math.min(descriptionCost, Math.ceil(shortLength / 3)) + 4,
-        name: nameCost,
-      },
-    };
-  });
-  const fixedCost = estimateTokens(render(format, [], [], tool, shortLength)) + 2;
-  const markerCost = estimateTokens(marker(format, skills.length, tool)) + 1;
+  const entries = prepare(skills, options, format, shortLength);
+  const separator = SEPARATOR[format];
+  const entryText = (entry: CatalogEntry, level: VisibleLevel) =>
+    `${renderEntry(format, entry, level, shortLength)}${separator}`;
+  const fixedText = render(format, [], [], tool, shortLength);
+  const estimatedFixed = estimateTokens(fixedText);
+  const estimatedFull = entries.reduce((sum, entry) => sum + entry.estimate.full, estimatedFixed);
   const budget = options.budget;
-  let target = budget ?? Number.POSITIVE_INFINITY;
-  let levelsOf = plan(prepared, fixedCost, markerCost, target);
-  let text = render(format, prepared, levelsOf, tool, shortLength);
-  let tokens = count(text);
-  if (budget !== undefined && options.countTokens !== undefined && tokens < budget * 0.9) {
-    // The estimate was pessimistic for this text: plan once more against a calibrated target,
-    // and keep the result only if it still fits.
-    const estimated = estimateTokens(text);
-    if (estimated > 0 && tokens > 0) {
-      const calibrated = Math.floor((budget * estimated) / tokens) - 1;
-      const roomier = plan(prepared, fixedCost, markerCost, calibrated);
-      const roomierText = render(format, prepared, roomier, tool, shortLength);
-      const roomierTokens = count(roomierText);
-      if (roomierTokens <= budget) {
-        levelsOf = roomier;
-        text = roomierText;
-        tokens = roomierTokens;
-        target = calibrated;
-      }
-    }
-  }
-  // The plan uses estimates; when the exact count says it does not fit, plan again tighter.
-  for (let attempt = 0; budget !== undefined && tokens > budget && attempt < 8; attempt += 1) {
-    target = Math.floor(target * (budget / tokens) * 0.97) - 1;
-    levelsOf = plan(prepared, fixedCost, markerCost, Math.max(0, target));
-    text = render(format, prepared, levelsOf, tool, shortLength);
-    tokens = count(text);
-  }
-  const counts = { ...emptyCounts };
-  const decisions = prepared.map((skill, index) => {
-    const level = levelsOf[index] as CatalogLevel;
-    counts[level] += 1;
-    return { name: skill.name, trusted: skill.trusted, level };
+  const plan = planCatalog({
+    entries,
+    budget,
+    ...(counter === undefined ? {} : { counter }),
+    entryText,
+    fixed: counter === undefined ? estimatedFixed : counter(fixedText),
+    estimatedFixed,
+    markerText: (hidden) => `${marker(format, hidden, tool)}${separator}`,
+    render: (levels) => render(format, entries, levels, tool, shortLength),
+    uncountedShare: UNCOUNTED_SHARE,
   });
-  const explain: string[] = [];
-  const fullCost = prepared.reduce((sum, skill) => sum + skill.cost.full, fixedCost);
-  explain.push(
-    budget === undefined
-      ? `No budget: all ${skills.length} skills shown in full (${tokens} tokens${options.countTokens ? '' : ', estimated'}).`
-      : `Budget ${budget} tokens; all ${skills.length} skills in full would take about ${fullCost} (estimated).`,
+  const counts = { ...emptyCounts };
+  const decisions = entries.map((entry, index): CatalogDecision => {
+    const level = plan.levels[index] as CatalogLevel;
+    counts[level] += 1;
+    const reason =
+      level === 'full'
+        ? LEVEL_WORDS.full
+        : `${LEVEL_WORDS[level]}: ranked ${entry.rank + 1} of ${entries.length} (${describeRank(entry)}); the budget held the skills ranked above it`;
+    return { name: entry.name, trusted: entry.trusted, level, rank: entry.rank + 1, reason };
+  });
+  // The full size: what was counted in full, and the estimate for the rest.
+  let fullTokens = plan.exact ? plan.fixedExact : estimatedFixed;
+  for (const entry of entries) fullTokens += entry.exact.full ?? entry.estimate.full;
+  const explain = explainCatalog(
+    { budget, skills: entries.length, counts, tool, shortLength },
+    { tokens: plan.tokens, exact: plan.exact, fullTokens, estimatedFull },
+    entries,
   );
-  const many = (amount: number, one: string, more: string) =>
-    `${amount} ${amount === 1 ? one : more}`;
-  if (counts.short > 0) {
-    explain.push(
-      `${many(counts.short, 'description', 'descriptions')} shortened to ${shortLength} characters (untrusted skills are cut first, from the end of the list).`,
-    );
-  }
-  if (counts.name > 0) {
-    explain.push(
-      `${many(counts.name, 'skill', 'skills')} shown by name only, without a description.`,
-    );
-  }
-  if (counts.hidden > 0) {
-    explain.push(
-      `${many(counts.hidden, 'skill', 'skills')} hidden; the catalog says so and points to the ${tool} tool.`,
-    );
-  }
-  if (budget !== undefined) {
-    explain.push(
-      `Result: ${tokens} tokens${options.countTokens ? ' (counted with the o200k tokenizer)' : ' (estimated)'}${tokens > budget ? `, over the budget: even the marker alone does not fit` : ''}.`,
-    );
-  }
   return {
-    text,
+    text: plan.text,
     format,
-    tokens,
-    exact: options.countTokens !== undefined,
+    tokens: plan.tokens,
+    exact: plan.exact,
+    fullTokens: budget === undefined && plan.exact ? plan.tokens : fullTokens,
+    wantsExactCount: plan.wantsExactCount,
     decisions,
     counts,
     explain,
   };
+}
+
+function explainCatalog(
+  setting: {
+    readonly budget: number | undefined;
+    readonly skills: number;
+    readonly counts: Readonly<Record<CatalogLevel, number>>;
+    readonly tool: string;
+    readonly shortLength: number;
+  },
+  size: {
+    readonly tokens: number;
+    readonly exact: boolean;
+    readonly fullTokens: number;
+    readonly estimatedFull: number;
+  },
+  entries: readonly CatalogEntry[],
+): string[] {
+  const { budget, skills, counts } = setting;
+  const how = size.exact ? 'counted with the o200k tokenizer' : 'estimated';
+  if (budget === undefined)
+    return [`No budget: all ${skills} skills shown in full (${size.tokens} tokens, ${how}).`];
+  const explain = [
+    `Budget ${budget} tokens; all ${skills} skills in full would take about ${size.fullTokens} (${size.exact ? 'counted where shown, estimated for the rest' : 'estimated'}).`,
+  ];
+  const cut = skills - counts.full;
+  if (cut > 0) {
+    const pinned = entries.filter((entry) => entry.pinned).length;
+    const used = entries.filter((entry) => (entry.usage?.uses ?? 0) > 0).length;
+    explain.push(
+      `Kept visible first: trusted skills, then pinned ones (${pinned}), then the most and most recently used (${used} with recorded use), then by name.`,
+    );
+  }
+  const many = (amount: number, one: string, more: string) =>
+    `${amount} ${amount === 1 ? one : more}`;
+  if (counts.short > 0)
+    explain.push(
+      `${many(counts.short, 'description', 'descriptions')} shortened to about ${setting.shortLength} characters.`,
+    );
+  if (counts.name > 0)
+    explain.push(
+      `${many(counts.name, 'skill', 'skills')} shown by name only, without a description.`,
+    );
+  if (counts.hidden > 0)
+    explain.push(
+      `${many(counts.hidden, 'skill', 'skills')} hidden; the catalog says so and points to the ${setting.tool} tool.`,
+    );
+  explain.push(
+    `Result: ${size.tokens} tokens (${how}), ${Math.round((size.tokens / budget) * 1000) / 10}% of the budget${size.tokens > budget ? ': over it, since even the marker alone does not fit' : ''}.`,
+  );
+  return explain;
 }

@@ -2,8 +2,11 @@ import type { ReadProblem, SkillFileSystem } from '../deps.js';
 import { SkillhostError } from '../errors.js';
 import { cleanText } from '../format/characters.js';
 import { decodeSkillText } from '../format/text.js';
+import { baseName } from '../paths.js';
 import { quote } from '../quote.js';
 import type { RegistryEntry } from '../registry/registry.js';
+import { suggest, withSuggestions } from '../suggest.js';
+import { listSkillFiles } from './activation.js';
 
 export const DEFAULT_MAX_RESOURCE_BYTES = 1024 * 1024;
 const MAX_PATH_LENGTH = 1024;
@@ -127,6 +130,22 @@ function base64(bytes: Uint8Array): string {
   return btoa(binary);
 }
 
+/** Files looked at for "did you mean": enough for any real skill, bounded for a hostile one. */
+const SUGGESTION_FILES = 1000;
+
+/**
+ * The skill's files a missing path may have meant: the same path in another case (a body that
+ * says FORMS.md for a file forms.md), a close spelling, or the same file name in another folder.
+ */
+function nearbyPaths(fs: SkillFileSystem, entry: RegistryEntry, path: string): string[] {
+  const { files } = listSkillFiles(fs, entry.directory, SUGGESTION_FILES, 6);
+  const paths = files.filter((file) => file.kind !== 'directory').map((file) => file.path);
+  const close = suggest(path, paths);
+  if (close.length > 0) return close;
+  const name = baseName(path).toLowerCase();
+  return paths.filter((candidate) => baseName(candidate).toLowerCase() === name).slice(0, 3);
+}
+
 /**
  * L3: reads one file of a skill. The path is checked, then opened inside the skill directory
  * and verified to be the regular file that was checked; the size cap holds while reading. An
@@ -153,11 +172,16 @@ export function readSkillResource(
   const maxBytes = options.maxBytes ?? DEFAULT_MAX_RESOURCE_BYTES;
   const read = fs.readFileWithin(entry.directory, check.path, { maxBytes });
   if (!read.ok) {
+    const suggestions = read.problem === 'missing' ? nearbyPaths(fs, entry, check.path) : [];
     throw new SkillhostError(
       problemCodes[read.problem],
-      `Resource ${shown} of ${entry.address}: ${read.message}`,
+      withSuggestions(`Resource ${shown} of ${entry.address}: ${read.message}`, suggestions),
       {
-        details: { skill: entry.address, path: check.path },
+        details: {
+          skill: entry.address,
+          path: check.path,
+          ...(suggestions.length > 0 ? { suggestions } : {}),
+        },
       },
     );
   }

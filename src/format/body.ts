@@ -3,22 +3,10 @@ import { quote } from '../quote.js';
 import { cleanText, codePointName } from './characters.js';
 import { RECOMMENDED_MAX_BODY_LINES, RECOMMENDED_MAX_BODY_TOKENS } from './limits.js';
 import type { ParsedSkill } from './parse.js';
+import { estimateTokens } from './tokens.js';
 import type { ValidationMode } from './validate-fields.js';
 
-/**
- * A quick token estimate where exactness is not needed: about four ASCII characters per token,
- * and one token per non-ASCII character (CJK text is close to that; accented Latin is overcounted).
- */
-export function estimateTokens(text: string): number {
-  let ascii = 0;
-  let other = 0;
-  for (let index = 0; index < text.length; index += 1) {
-    const code = text.charCodeAt(index);
-    if (code < 0x80) ascii += 1;
-    else if (code < 0xdc00 || code > 0xdfff) other += 1;
-  }
-  return Math.ceil(ascii / 4) + other;
-}
+export { estimateTokens } from './tokens.js';
 
 /**
  * Number of lines of text, not counting trailing empty lines; counting stops once it passes

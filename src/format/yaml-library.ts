@@ -1,4 +1,9 @@
 import type { ParsedNode, Node as YamlNode } from 'yaml';
+import {
+  originalOffset,
+  type QuotedContinuation,
+  repairQuotedContinuation,
+} from './yaml-continuation.js';
 import { resolveYamlEngine, type YamlEngine, type YamlSource } from './yaml-engine.js';
 import type {
   FieldLocation,
@@ -209,6 +214,49 @@ function libraryMessage(message: string): string {
   return firstLine.replace(/ at line \d+, column \d+:?$/, '');
 }
 
+/** `key: >` or `key: |` (with its chomping and indentation indicators) and what follows on the line. */
+const blockIndicatorLine = /^(\s*(?:-\s+)?[^\s#:][^:#]*:[ \t]+)([|>][-+1-9]{0,2})([ \t]*)(.*)$/;
+/** `key: value` where the value itself holds ": ". */
+const colonInValue = /^(\s*(?:-\s+)?[^\s#:'"][^:#]*:[ \t]+)([^'"\s|>[{][^#]*?)(:)(?:[ \t]|$)/;
+
+/**
+ * The two YAML mistakes real skills make most, told precisely: text on the line of a `>` or `|`
+ * block indicator (YAML reads no text there), and an unquoted value holding ": " (read as a
+ * nested mapping). The offset points at the offending character; anything else stays a
+ * YAML_SYNTAX problem at the library's position.
+ */
+function syntaxProblem(source: string, offset: number, message: string): YamlProblem {
+  const lineStart = source.lastIndexOf('\n', offset - 1) + 1;
+  const lineEnd = source.indexOf('\n', lineStart);
+  const line = source.slice(lineStart, lineEnd === -1 ? undefined : lineEnd).replace(/\r$/, '');
+  const block = blockIndicatorLine.exec(line);
+  if (
+    block !== null &&
+    (block[4] as string).trim() !== '' &&
+    !(block[4] as string).startsWith('#')
+  ) {
+    const indicator = block[2] as string;
+    return {
+      code: 'YAML_BLOCK_SCALAR_TEXT',
+      severity: 'error',
+      message: `Text follows the block indicator '${indicator}' on the same line; a block value starts on the next line`,
+      offset:
+        lineStart + (block[1] as string).length + indicator.length + (block[3] as string).length,
+    };
+  }
+  const colon = /Nested mappings|Implicit map keys|mapping values/i.test(message)
+    ? colonInValue.exec(line)
+    : null;
+  if (colon !== null)
+    return {
+      code: 'YAML_SYNTAX',
+      severity: 'error',
+      message: `Invalid YAML: ${message}: the value holds ": ", which YAML reads as a nested key`,
+      offset: lineStart + (colon[1] as string).length + (colon[2] as string).length,
+    };
+  return { code: 'YAML_SYNTAX', severity: 'error', message: `Invalid YAML: ${message}`, offset };
+}
+
 /**
  * Parses frontmatter with the `yaml` package (given as `yaml`, loaded only now if it is a
  * loader): failsafe schema (every scalar is text), unique keys, and no anchors, aliases, tags or
@@ -255,6 +303,8 @@ export function parseYamlWithLibrary(
     return { data: undefined, locations, problems, fast: false };
   }
   if (document.errors.length > 0) {
+    const repaired = readQuotedContinuation(engine, source, maxDepth);
+    if (repaired !== undefined) return repaired;
     for (const error of document.errors) {
       const code =
         error.code === 'DUPLICATE_KEY'
@@ -262,18 +312,36 @@ export function parseYamlWithLibrary(
           : error.code === 'RESOURCE_EXHAUSTION'
             ? 'YAML_TOO_DEEP'
             : 'YAML_SYNTAX';
-      problems.push({
-        code,
-        severity: 'error',
-        message:
-          code === 'YAML_DUPLICATE_KEY'
-            ? 'Duplicate key: each key may appear only once in a mapping'
-            : `Invalid YAML: ${libraryMessage(error.message)}`,
-        offset: error.pos[0],
-      });
+      const problem =
+        code === 'YAML_SYNTAX'
+          ? syntaxProblem(source, error.pos[0], libraryMessage(error.message))
+          : ({
+              code,
+              severity: 'error',
+              message:
+                code === 'YAML_DUPLICATE_KEY'
+                  ? 'Duplicate key: each key may appear only once in a mapping'
+                  : `Invalid YAML: ${libraryMessage(error.message)}`,
+              offset: error.pos[0],
+            } satisfies YamlProblem);
+      // The library may report one mistake twice (the block header, then its text): once is enough.
+      if (!problems.some((seen) => seen.code === problem.code && seen.offset === problem.offset))
+        problems.push(problem);
     }
     return { data: undefined, locations, problems, fast: false };
   }
+  return buildResult(engine, document, source, maxDepth, problems, locations);
+}
+
+/** Builds the frontmatter map from a document the library parsed without errors. */
+function buildResult(
+  engine: YamlEngine,
+  document: ReturnType<YamlEngine['parseDocument']>,
+  source: string,
+  maxDepth: number,
+  problems: YamlProblem[],
+  locations: Map<string, FieldLocation>,
+): YamlResult {
   const state: BuildState = {
     engine,
     problems,
@@ -300,4 +368,60 @@ export function parseYamlWithLibrary(
   checkNodeMarkers(root, source, state);
   const data = buildMap(root, source, 0, state, locations);
   return { data, locations, problems, fast: false };
+}
+
+function shiftLocation(location: FieldLocation, repair: QuotedContinuation): FieldLocation {
+  const children =
+    location.children === undefined
+      ? undefined
+      : new Map(
+          [...location.children].map(
+            ([key, child]) => [key, shiftLocation(child, repair)] as const,
+          ),
+        );
+  return {
+    keyOffset: originalOffset(repair, location.keyOffset),
+    valueOffset: originalOffset(repair, location.valueOffset),
+    ...(children === undefined ? {} : { children }),
+  };
+}
+
+/**
+ * A frontmatter the library rejects only because a quoted value continues at column 0 (see
+ * `repairQuotedContinuation`): read as the popular readers read it, with a portability warning;
+ * every position is mapped back to the original text.
+ */
+function readQuotedContinuation(
+  engine: YamlEngine,
+  source: string,
+  maxDepth: number,
+): YamlResult | undefined {
+  const repair = repairQuotedContinuation(source);
+  if (repair === undefined) return undefined;
+  const document = engine.parseDocument(repair.text, parseOptions);
+  if (document.errors.length > 0) return undefined;
+  const problems: YamlProblem[] = [];
+  const locations = new Map<string, FieldLocation>();
+  const result = buildResult(engine, document, repair.text, maxDepth, problems, locations);
+  return {
+    data: result.data,
+    locations: new Map(
+      [...result.locations].map(
+        ([key, location]) => [key, shiftLocation(location, repair)] as const,
+      ),
+    ),
+    problems: [
+      {
+        code: 'YAML_QUOTED_CONTINUATION',
+        severity: 'warning',
+        message: `The quoted value of '${repair.key}' continues on a line at column 0: common YAML readers accept it, YAML 1.2 does not`,
+        offset: repair.offset,
+      },
+      ...result.problems.map((problem) => ({
+        ...problem,
+        offset: originalOffset(repair, problem.offset),
+      })),
+    ],
+    fast: false,
+  };
 }

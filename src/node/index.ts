@@ -21,7 +21,20 @@ export const {
   validateSkillPaths,
 } = bindYaml(loadYaml);
 
-export { createJsonlAuditSink, type JsonlSinkOptions, readAuditLogFile } from './audit-sink.js';
+export {
+  auditLogFiles,
+  createJsonlAuditSink,
+  pruneAuditLogs,
+  readSkillUsage,
+  rotateAuditLog,
+  rotatedAuditLogs,
+} from './audit-files.js';
+export {
+  DEFAULT_AUDIT_KEEP,
+  DEFAULT_AUDIT_MAX_BYTES,
+  type JsonlSinkOptions,
+  readAuditLogFile,
+} from './audit-sink.js';
 export { createDirectoryCacheStore } from './cache-store.js';
 export {
   loadSkillFromDisk,

@@ -160,6 +160,25 @@ export class SkillRegistry {
   }
 
   /**
+   * Every copy of the skill `name` (its folder's name), usable or not, highest precedence first:
+   * what to say about a name that has no active copy.
+   */
+  copies(name: string): readonly RegistryEntry[] {
+    const { entries } = this.#table;
+    // The entries are sorted by name: find the first with this name, then take its group.
+    let low = 0;
+    let high = entries.length;
+    while (low < high) {
+      const middle = (low + high) >>> 1;
+      if ((entries[middle] as RegistryEntry).name < name) low = middle + 1;
+      else high = middle;
+    }
+    let end = low;
+    while (end < entries.length && (entries[end] as RegistryEntry).name === name) end += 1;
+    return entries.slice(low, end);
+  }
+
+  /**
    * Re-reads only what changed since the last scan (skill files by inode, size and times;
    * folders by their own identity) and reports the entries added, removed and changed.
    */

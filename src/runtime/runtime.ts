@@ -26,11 +26,11 @@ import {
   type ToolRequest,
 } from '../policy/engine.js';
 import { RUNTIME_TOOLS_ALLOWED_BY_DEFAULT } from '../policy/tools.js';
-import { quote } from '../quote.js';
 import type { DiscoveryOptions } from '../registry/discover.js';
 import { unusableReason } from '../registry/entries.js';
 import { type RegistryChanges, type RegistryEntry, SkillRegistry } from '../registry/registry.js';
 import type { SkillSource, SourceKind } from '../registry/sources.js';
+import { usableEntry } from '../registry/usable.js';
 import {
   type ActivationHost,
   type ActivationOptions,
@@ -118,6 +118,8 @@ export class Runtime implements SkillRuntime {
   readonly #grants: SessionGrants;
   /** Tool calls run one at a time, in the order they were made. */
   #queue: Promise<unknown> = Promise.resolve();
+  /** The router's index of the offered skills, and the registry revision it was made for. */
+  #router: { readonly revision: number; readonly router: SkillRouter } | undefined;
   readonly #sessions = new Set<Runtime>();
   #closed = false;
 
@@ -252,6 +254,15 @@ export class Runtime implements SkillRuntime {
     return this.#registry.entries;
   }
 
+  unusableCopy(name: string): RegistryEntry | undefined {
+    const bare = name.includes('@') ? name.slice(0, name.indexOf('@')) : name;
+    if (this.#parts.scope !== undefined && !this.#parts.scope.includes(bare)) return undefined;
+    const entry =
+      this.#registry.resolve(name) ??
+      (name.includes('@') ? undefined : this.#registry.copies(bare)[0]);
+    return entry !== undefined && unusableReason(entry.status) !== undefined ? entry : undefined;
+  }
+
   offered(): RegistryEntry[] {
     const usable = this.#registry.active();
     const scope = this.#parts.scope;
@@ -277,29 +288,26 @@ export class Runtime implements SkillRuntime {
   }
 
   route(task: string, options: RouteOptions = {}): RouteResult {
-    return new SkillRouter(
-      this.offered().map((entry) => ({
-        name: entry.name,
-        description: entry.metadata?.description ?? '',
-        trusted: entry.source.trust === 'trusted',
-      })),
-    ).route(task, options);
+    // The index is made once per revision of the registry: searches in a session reuse it.
+    const revision = this.revision;
+    if (this.#router?.revision !== revision) {
+      this.#router = {
+        revision,
+        router: new SkillRouter(
+          this.offered().map((entry) => ({
+            name: entry.name,
+            description: entry.metadata?.description ?? '',
+            trusted: entry.source.trust === 'trusted',
+          })),
+        ),
+      };
+    }
+    return this.#router.router.route(task, options);
   }
 
   /** The usable entry of a name or address; throws SKILL_NOT_FOUND or SKILL_UNAVAILABLE. */
   #usable(name: string): RegistryEntry {
-    const entry = this.#registry.resolve(name);
-    if (entry === undefined) {
-      throw new SkillhostError('SKILL_NOT_FOUND', `No skill named ${quote(name)}`);
-    }
-    const unusable = unusableReason(entry.status);
-    if (unusable !== undefined) {
-      throw new SkillhostError(
-        'SKILL_UNAVAILABLE',
-        `Skill ${entry.address} is ${entry.status}: ${unusable}`,
-      );
-    }
-    return entry;
+    return usableEntry(this.#registry, name);
   }
 
   /**

@@ -10,6 +10,7 @@ import { cleanText } from '../format/characters.js';
 import { canonicalTool } from '../policy/tools.js';
 import { quote } from '../quote.js';
 import type { RegistryEntry } from '../registry/registry.js';
+import { notFoundError, unavailableError } from '../registry/usable.js';
 import { errorOf } from './records.js';
 import { checkInput, type FieldTable, type JsonSchemaObject, schemaOf } from './tool-table.js';
 import type { ScriptRun } from './types.js';
@@ -109,6 +110,8 @@ export interface ToolHost {
   /** Whether a script may be given the network (once the user confirms it per skill and script). */
   readonly scriptsMayUseNetwork: boolean;
   offered(): RegistryEntry[];
+  /** The copy of a name in scope that exists but cannot be used (skipped, untrusted), if any. */
+  unusableCopy(name: string): RegistryEntry | undefined;
   catalog(): CatalogResult;
   route(task: string, options?: RouteOptions): RouteResult;
   /** Activation as the model asks for it: an untrusted skill's is confirmed by the user first. */
@@ -302,13 +305,21 @@ function notStagedNote(result: ScriptRunResult, shown = 10): string {
   return `; ${left.count} skill file${left.count === 1 ? ' was' : 's were'} not staged: ${named.join(', ')}${more > 0 ? `, and ${more} more` : ''}`;
 }
 
-/** A skill the model may name: one the runtime offers (by name, or a copy's address). */
+/**
+ * A skill the model may name: one the runtime offers (by name, or a copy's address). One that
+ * exists but cannot be used is SKILL_UNAVAILABLE, saying why; any other, SKILL_NOT_FOUND with the
+ * closest offered names.
+ */
 function inScope(host: ToolHost, skill: string): string {
   const bare = skill.includes('@') ? skill.slice(0, skill.indexOf('@')) : skill;
-  if (!host.offered().some((entry) => entry.name === bare)) {
-    throw new SkillhostError(
-      'SKILL_NOT_FOUND',
-      `No skill named ${JSON.stringify(skill.slice(0, MAX_NAME))} is offered; skillhost_search lists the skills`,
+  const offered = host.offered();
+  if (!offered.some((entry) => entry.name === bare)) {
+    const unusable = host.unusableCopy(skill.slice(0, MAX_NAME));
+    if (unusable !== undefined) throw unavailableError(unusable);
+    throw notFoundError(
+      skill.slice(0, MAX_NAME),
+      offered.map((entry) => entry.name),
+      ' is offered; skillhost_search lists the skills',
     );
   }
   return skill;

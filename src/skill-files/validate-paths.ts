@@ -27,35 +27,28 @@ export interface ValidatePathsOptions {
 }
 
 export interface ValidationSummary {
+  /** Skills checked (a PATH that is missing, unreadable or holds no skill is not one). */
   readonly skills: number;
   readonly valid: number;
   readonly invalid: number;
+  /** PATHs that could not be checked: missing, unreadable, or holding no skill (see `diagnostics`). */
+  readonly unchecked: number;
 }
 
 export interface ValidationReport {
   /**
-   * One verdict per skill directory (and per path under which none was found), sorted by path;
-   * only those with diagnostics when `retain` is `with-diagnostics`.
+   * One verdict per skill directory, sorted by path; only those with diagnostics when `retain`
+   * is `with-diagnostics`.
    */
   readonly results: readonly SkillCheck[];
-  /** Findings about the trees themselves: limits reached, loops, unreadable folders. */
+  /**
+   * Findings about the PATHs and trees themselves: a PATH missing, unreadable or holding no
+   * skill (PATH_NOT_FOUND, PATH_UNREADABLE, NO_SKILLS_FOUND), limits reached, loops.
+   */
   readonly diagnostics: readonly Diagnostic[];
   readonly summary: ValidationSummary;
   /** True when some path could not be read at all (the CLI exits 2). */
   readonly unreadablePaths: boolean;
-}
-
-function failedPath(
-  path: string,
-  code: 'PATH_NOT_FOUND' | 'PATH_UNREADABLE' | 'NO_SKILLS_FOUND',
-  message: string,
-): SkillCheck {
-  return {
-    path,
-    valid: false,
-    diagnostics: [createDiagnostic(code, 'error', message, path)],
-    excerpts: new Map(),
-  };
 }
 
 /**
@@ -79,6 +72,16 @@ export function validateSkillPaths(
   const kept: SkillCheck[] = [];
   const diagnostics: Diagnostic[] = [];
   let unreadablePaths = false;
+  let unchecked = 0;
+  // A PATH that cannot be checked is a finding about the PATH, not a skill's verdict.
+  const failedPath = (
+    path: string,
+    code: 'PATH_NOT_FOUND' | 'PATH_UNREADABLE' | 'NO_SKILLS_FOUND',
+    message: string,
+  ): void => {
+    unchecked += 1;
+    diagnostics.push(createDiagnostic(code, 'error', message, path));
+  };
   let total = 0;
   let valid = 0;
   const record = (check: SkillCheck): void => {
@@ -93,16 +96,14 @@ export function validateSkillPaths(
     const status = fs.status(path, true);
     if (status === undefined) {
       unreadablePaths = true;
-      record(failedPath(path, 'PATH_NOT_FOUND', 'Path does not exist'));
+      failedPath(path, 'PATH_NOT_FOUND', 'Path does not exist');
       continue;
     }
     if (status.kind !== 'directory') {
       const name = baseName(path);
       if (name.toLowerCase() !== 'skill.md') {
         unreadablePaths = true;
-        record(
-          failedPath(path, 'PATH_UNREADABLE', 'Path is neither a directory nor a SKILL.md file'),
-        );
+        failedPath(path, 'PATH_UNREADABLE', 'Path is neither a directory nor a SKILL.md file');
         continue;
       }
       const directory = parentPath(path);
@@ -144,16 +145,14 @@ export function validateSkillPaths(
     );
     if (rootUnreadable !== undefined) {
       unreadablePaths = true;
-      record(failedPath(path, 'PATH_UNREADABLE', `Directory cannot be listed: ${rootUnreadable}`));
+      failedPath(path, 'PATH_UNREADABLE', `Directory cannot be listed: ${rootUnreadable}`);
       continue;
     }
     if (found === 0) {
-      record(
-        failedPath(
-          path,
-          'NO_SKILLS_FOUND',
-          'No skill found: no directory at or below this path holds a SKILL.md',
-        ),
+      failedPath(
+        path,
+        'NO_SKILLS_FOUND',
+        'No skill found: no directory at or below this path holds a SKILL.md',
       );
     }
   }
@@ -161,7 +160,7 @@ export function validateSkillPaths(
   return {
     results,
     diagnostics,
-    summary: { skills: total, valid, invalid: total - valid },
+    summary: { skills: total, valid, invalid: total - valid, unchecked },
     unreadablePaths,
   };
 }

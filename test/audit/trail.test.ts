@@ -9,7 +9,8 @@ import {
   MemoryAuditSink,
   redactSecrets,
 } from '../../src/audit/trail.js';
-import { createJsonlAuditSink, readAuditLogFile } from '../../src/node/audit-sink.js';
+import { createJsonlAuditSink } from '../../src/node/audit-files.js';
+import { readAuditLogFile } from '../../src/node/audit-sink.js';
 import { sha256 } from '../../src/node/hash.js';
 import { tempDir } from '../helpers/temp.js';
 

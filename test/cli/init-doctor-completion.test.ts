@@ -243,7 +243,7 @@ describe('skillhost completion', () => {
     const table = completionTable();
     expect(table.map((entry) => entry.name)).toEqual(COMMANDS.map((command) => command.name));
     const audit = table.find((entry) => entry.name === 'audit');
-    expect(audit?.actions).toEqual(['show', 'tail', 'verify']);
+    expect(audit?.actions).toEqual(['prune', 'show', 'tail', 'verify']);
     expect(audit?.options).toEqual(
       expect.arrayContaining(['--audit-log', '--session', '--lines', '--json']),
     );

@@ -55,7 +55,12 @@ describe('skillhost list and trust', () => {
       ['proj-skill', 'untrusted', 'untrusted'],
       ['user-skill', 'active', 'trusted'],
     ]);
-    expect(document.project).toEqual({ path: project, trusted: false });
+    expect(document.project).toEqual({
+      path: project,
+      trusted: false,
+      foundBy: 'marker',
+      marker: '.agents',
+    });
     expect((await runCli(['list'], { cwd: project, home })).stdout).toContain(
       "run 'skillhost trust'",
     );
@@ -152,10 +157,13 @@ describe('skillhost catalog, activate, route and read', () => {
     expect(xml.stdout).toContain('<name>proj-skill</name>');
     const markdown = await runCli(['catalog', '--format', 'markdown'], { cwd: project, home });
     expect(markdown.stdout).toContain('- **user-skill**');
-    const json = JSON.parse(
-      (await runCli(['catalog', '--format', 'json', '--json'], { cwd: project, home })).stdout,
-    );
-    expect(JSON.parse(json.text).skills).toHaveLength(1);
+    const json = await runCli(['catalog', '--format', 'json'], { cwd: project, home });
+    expect(JSON.parse(json.stdout).skills).toHaveLength(1);
+    // --json is --format json, as for every other command: the same document.
+    expect((await runCli(['catalog', '--json'], { cwd: project, home })).stdout).toBe(json.stdout);
+    expect(
+      (await runCli(['catalog', '--json', '--format', 'xml'], { cwd: project, home })).code,
+    ).toBe(2);
     const empty = tempDir();
     const none = await runCli(['catalog', '--no-default-sources', '--skills', empty], {
       cwd: project,
@@ -175,14 +183,24 @@ describe('skillhost catalog, activate, route and read', () => {
       ['catalog', '--json', '--explain', '--budget', '500', '--untrusted-skills', many],
       { cwd: project, home },
     );
-    const result = JSON.parse(run.stdout);
+    const result = JSON.parse(run.stderr);
     expect(result.tokens).toBeLessThanOrEqual(500);
+    // Filled as fully as the tokenizer allows.
+    expect(result.tokens).toBeGreaterThanOrEqual(490);
     expect(result.exact).toBe(true);
     expect(result.counts.hidden).toBeGreaterThan(0);
-    expect(result.text).toContain('skillhost_search');
+    expect(JSON.parse(run.stdout)).toMatchObject({ search_tool: 'skillhost_search' });
     expect(result.decisions.find((d: { name: string }) => d.name === 'user-skill').level).toBe(
       'full',
     );
+    const text = await runCli(
+      ['catalog', '--explain', '--budget', '500', '--untrusted-skills', many],
+      {
+        cwd: project,
+        home,
+      },
+    );
+    expect(text.stderr).toMatch(/bulk-0299: hidden: ranked \d+ of \d+ \(untrusted, not used yet\)/);
   });
 
   it('activates a skill and refuses unknown or unavailable ones', async () => {

@@ -77,7 +77,7 @@ describe('skillhost validate', () => {
     expect(run.code).toBe(1);
     const document = JSON.parse(run.stdout);
     expect(Object.keys(document)).toEqual(['results', 'summary']);
-    expect(document.summary).toEqual({ skills: 2, valid: 1, invalid: 1 });
+    expect(document.summary).toEqual({ skills: 2, valid: 1, invalid: 1, unchecked: 0 });
     expect(document.results).toEqual([
       {
         path: join(root, 'bad'),
@@ -143,12 +143,26 @@ describe('skillhost validate', () => {
     const missing = await runCli(['validate', join(root, 'nope')]);
     expect(missing.code).toBe(2);
     expect(missing.stdout).toContain('PATH_NOT_FOUND');
+    // A PATH that does not exist is not a checked skill: the summary counts skills only.
+    expect(missing.stdout).toMatch(/Checked 0 skills; 1 PATH not checked \(1 error\)\n$/);
+    writeSkill(root, 'real');
+    const mixed = await runCli(['validate', '--json', join(root, 'real'), join(root, 'nope')]);
+    const mixedDocument = JSON.parse(mixed.stdout);
+    expect(mixedDocument.summary).toEqual({ skills: 1, valid: 1, invalid: 0, unchecked: 1 });
+    expect(mixedDocument.results.map((result: { path: string }) => result.path)).toEqual([
+      join(root, 'real'),
+    ]);
+    expect(mixedDocument.diagnostics[0]).toMatchObject({
+      code: 'PATH_NOT_FOUND',
+      file: join(root, 'nope'),
+    });
     writeFileSync(join(root, 'notes.txt'), 'x');
     expect((await runCli(['validate', join(root, 'notes.txt')])).code).toBe(2);
     mkdirSync(join(root, 'empty'));
     const empty = await runCli(['validate', '--json', join(root, 'empty')]);
     expect(empty.code).toBe(1);
-    expect(JSON.parse(empty.stdout).results[0].diagnostics[0].code).toBe('NO_SKILLS_FOUND');
+    expect(JSON.parse(empty.stdout).diagnostics[0].code).toBe('NO_SKILLS_FOUND');
+    expect(JSON.parse(empty.stdout).summary).toMatchObject({ skills: 0, unchecked: 1 });
   });
 
   it('gives every hostile SKILL.md a coded error and keeps validating the others', async () => {

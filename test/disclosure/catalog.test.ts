@@ -113,3 +113,118 @@ describe('renderCatalog', () => {
     expect(shorten('short', 12)).toBe('short');
   });
 });
+
+/** Skills with descriptions of varied length and vocabulary, as real collections have. */
+function varied(count: number, trustedEvery = 1): CatalogSkill[] {
+  const words =
+    'extract tables from documents and spreadsheets, summarise meetings, review pull requests, deploy containers to Kubernetes, convert images (PNG, JPEG, WebP), generate release notes, query PostgreSQL databases, audit dependencies for vulnerabilities, write unit tests with Vitest'.split(
+      ' ',
+    );
+  return Array.from({ length: count }, (_, index) => {
+    const length = 8 + ((index * 7) % 40);
+    const text = Array.from({ length }, (_, word) => words[(index + word * 3) % words.length]).join(
+      ' ',
+    );
+    return skill(
+      `skill-${String(index).padStart(4, '0')}`,
+      `${text}. Use when the user asks about item ${index}.`,
+      index % trustedEvery === 0,
+    );
+  });
+}
+
+describe('renderCatalog under a budget', () => {
+  it('fills the budget within 2% as the tokenizer counts it, in every format', async () => {
+    const countTokens = await loadTokenCounter();
+    for (const format of ['xml', 'markdown', 'json'] as const) {
+      for (const [count, budget] of [
+        [50, 1500],
+        [400, 1500],
+        [400, 8000],
+        [2000, 8000],
+      ] as const) {
+        const result = renderCatalog(varied(count, 3), { format, budget, countTokens });
+        expect(result.exact).toBe(true);
+        expect(countTokens(result.text)).toBe(result.tokens);
+        expect(result.tokens).toBeLessThanOrEqual(budget);
+        expect([format, count, budget, result.tokens]).toEqual([
+          format,
+          count,
+          budget,
+          expect.toSatisfy((tokens: number) => tokens >= budget * 0.98),
+        ]);
+      }
+    }
+  });
+
+  it('estimates the full size within 5%, with or without the tokenizer', async () => {
+    const countTokens = await loadTokenCounter();
+    for (const format of ['xml', 'markdown', 'json'] as const) {
+      const skills = varied(600, 2);
+      const exactFull = countTokens(renderCatalog(skills, { format }).text);
+      for (const options of [{}, { countTokens }]) {
+        const result = renderCatalog(skills, { format, budget: 2000, ...options });
+        expect(Math.abs(result.fullTokens / exactFull - 1)).toBeLessThan(0.05);
+      }
+    }
+  });
+
+  it('needs no tokenizer when the estimate shows that everything fits, and says when it does', () => {
+    const counted: string[] = [];
+    const skills = varied(100);
+    const roomy = renderCatalog(skills, { budget: 100_000 });
+    expect(roomy.wantsExactCount).toBe(false);
+    expect(roomy.exact).toBe(false);
+    expect(roomy.counts.full).toBe(100);
+    const tight = renderCatalog(skills, { budget: 1500 });
+    expect(tight.wantsExactCount).toBe(true);
+    expect(tight.tokens).toBeLessThanOrEqual(1500 * 0.9);
+    // With a counter, only what is shown is counted, never the hidden skills' entries.
+    const many = varied(5000);
+    renderCatalog(many, {
+      budget: 2000,
+      countTokens: (text) => {
+        counted.push(text);
+        return Math.ceil(text.length / 4);
+      },
+    });
+    const countedCharacters = counted.reduce((sum, text) => sum + text.length, 0);
+    const allCharacters = renderCatalog(many).text.length;
+    expect(countedCharacters).toBeLessThan(allCharacters / 5);
+  });
+
+  it('keeps visible first the trusted, then the pinned, then the most and latest used, then by name', async () => {
+    const countTokens = await loadTokenCounter();
+    const skills = varied(60, 2);
+    const usage = new Map([
+      ['skill-0058', { uses: 9, lastUsed: '2026-04-01T10:00:00.000Z' }],
+      ['skill-0056', { uses: 2, lastUsed: '2026-04-03T10:00:00.000Z' }],
+      ['skill-0054', { uses: 2, lastUsed: '2026-04-02T10:00:00.000Z' }],
+      ['skill-0001', { uses: 50, lastUsed: '2026-04-04T10:00:00.000Z' }],
+    ]);
+    const result = renderCatalog(skills, {
+      budget: 700,
+      countTokens,
+      pinned: ['skill-0040'],
+      usage,
+    });
+    const decision = (name: string) => result.decisions.find((item) => item.name === name);
+    // skill-0001 is untrusted: use never lifts it above a trusted skill.
+    expect(decision('skill-0040')?.rank).toBe(1);
+    expect([58, 56, 54].map((index) => decision(`skill-00${index}`)?.rank)).toEqual([2, 3, 4]);
+    expect(decision('skill-0000')?.rank).toBe(5);
+    expect(decision('skill-0001')?.rank).toBe(31);
+    expect(decision('skill-0040')?.level).toBe('full');
+    expect(decision('skill-0058')?.level).toBe('full');
+    expect(decision('skill-0001')?.level).toBe('hidden');
+    expect(decision('skill-0001')?.reason).toMatch(
+      /^hidden: ranked 31 of 60 \(untrusted, used 50 times \(last 2026-04-04\)\)/,
+    );
+    expect(result.explain.join('\n')).toContain(
+      'then pinned ones (1), then the most and most recently used (4 with recorded use)',
+    );
+    // Alphabetical order alone would have kept skill-0000..; the used skills at the end stay.
+    const plain = renderCatalog(skills, { budget: 700, countTokens });
+    expect(plain.decisions.find((item) => item.name === 'skill-0058')?.level).not.toBe('full');
+  });
+});

@@ -21,11 +21,12 @@ describe('body length', () => {
   });
 
   it('warns past about 5000 tokens', () => {
-    expect(bodyDiagnostics('word '.repeat(3900)).map((d) => d.code)).toEqual([]);
-    expect(bodyDiagnostics('word '.repeat(4100)).map((d) => d.code)).toEqual([
+    // " word" is one token: 4,900 of them are under the limit, 5,100 over.
+    expect(bodyDiagnostics('word '.repeat(4900)).map((d) => d.code)).toEqual([]);
+    expect(bodyDiagnostics('word '.repeat(5100)).map((d) => d.code)).toEqual([
       'BODY_TOO_MANY_TOKENS',
     ]);
-    expect(bodyDiagnostics('字'.repeat(5001)).map((d) => d.code)).toEqual(['BODY_TOO_MANY_TOKENS']);
+    expect(bodyDiagnostics('字'.repeat(6500)).map((d) => d.code)).toEqual(['BODY_TOO_MANY_TOKENS']);
   });
 
   it('warns about an empty body', () => {
@@ -36,7 +37,10 @@ describe('body length', () => {
     expect(countLines('a\nb\n\n\n')).toBe(2);
     expect(countLines('')).toBe(0);
     expect(countLines('a\n'.repeat(1000), 10)).toBe(11);
-    expect(estimateTokens('abcd'.repeat(10))).toBe(10);
+    // A word of up to ten letters is a token; a longer one, one per six letters.
+    expect(estimateTokens('Extract tables from PDF files')).toBe(5);
+    expect(estimateTokens('abcd'.repeat(10))).toBe(7);
+    expect(estimateTokens('parseYamlFast(text, 123456)')).toBe(9);
   });
 });
 

@@ -1,10 +1,11 @@
 import { randomUUID } from 'node:crypto';
+import { unlinkSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { readUserConfig, writeUserConfig } from '../../src/cli/host/config.js';
 import { readTextFile, writeTextFile } from '../../src/cli/host/files.js';
 import { cli } from '../../src/cli/index.js';
 import type { ScriptRunner, SkillFileSystem } from '../../src/deps.js';
-import { createJsonlAuditSink, readAuditLogFile } from '../../src/node/audit-sink.js';
+import { openJsonlAuditSink, readAuditLogFile } from '../../src/node/audit-sink.js';
 import { createDirectoryCacheStore } from '../../src/node/cache-store.js';
 import { createNodeFileSystem } from '../../src/node/fs.js';
 import { sha256 } from '../../src/node/hash.js';
@@ -89,8 +90,9 @@ export async function runCli(
         options.runner === 'bubblewrap'
           ? createSandboxRunner({ homeDir: home })
           : (options.runner ?? shellRunner()),
-      auditSink: (path) => createJsonlAuditSink(path),
+      auditSink: (path, options) => openJsonlAuditSink(path, options),
       readText: readAuditLogFile,
+      removeFile: (path) => unlinkSync(path),
       now: () => new Date(),
       newSessionId: () => randomUUID(),
       sessions: createSessionStore,

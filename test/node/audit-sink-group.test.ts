@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { parseAuditLog } from '../../src/audit/reader.js';
-import { createJsonlAuditSink } from '../../src/node/audit-sink.js';
+import { openJsonlAuditSink } from '../../src/node/audit-sink.js';
 import { sha256 } from '../../src/node/hash.js';
 import { nodeRuntimeDeps } from '../../src/node/runtime-deps.js';
 import { CANONICAL_TOOLS } from '../../src/policy/tools.js';
@@ -30,7 +30,7 @@ afterEach(() => {
 describe('the JSON Lines audit sink, grouping flushes', () => {
   it('flushes a group of records once, at its end, and every other record by itself', () => {
     const path = join(tempDir('skillhost-sink-'), 'audit.jsonl');
-    const sink = createJsonlAuditSink(path);
+    const sink = openJsonlAuditSink(path);
     sink.write('{"a":1}\n');
     expect(flushes.count).toBe(1);
     const result = sink.group?.(() => {
@@ -46,7 +46,7 @@ describe('the JSON Lines audit sink, grouping flushes', () => {
     expect(flushes.count).toBe(3);
     sink.close();
     expect(readFileSync(path, 'utf8').split('\n').filter(Boolean)).toHaveLength(5);
-    const never = createJsonlAuditSink(join(tempDir('skillhost-sink-'), 'a.jsonl'), {
+    const never = openJsonlAuditSink(join(tempDir('skillhost-sink-'), 'a.jsonl'), {
       fsync: 'never',
     });
     never.group?.(() => never.write('{"f":6}\n'));
@@ -57,7 +57,7 @@ describe('the JSON Lines audit sink, grouping flushes', () => {
   it('a runtime’s start (its session and each source’s discovery) is flushed once', async () => {
     const root = tempDir('skillhost-sink-');
     const path = join(root, 'audit.jsonl');
-    const sink = createJsonlAuditSink(path);
+    const sink = openJsonlAuditSink(path);
     const runtime = createSkillRuntime({
       sources: ['a', 'b', 'c'].map((id) => ({
         id,

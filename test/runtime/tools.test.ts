@@ -107,6 +107,31 @@ describe('the runtime facade: tools() and callTool()', () => {
       expect(tool.title).toMatch(/\(skillhost\)$/);
   });
 
+  it('tells the model why a skill it names cannot be used, or which names it may have meant', async () => {
+    const { runtime } = runtimeWith({
+      ...SKILLS,
+      'broken/SKILL.md': skillText('name: broken\ndescription: > Use when it breaks'),
+    });
+    const unavailable = await runtime.callTool('skillhost_activate', { name: 'broken' });
+    expect(unavailable.isError).toBe(true);
+    expect(unavailable.code).toBe('SKILL_UNAVAILABLE');
+    expect(unavailable.text).toContain('YAML_BLOCK_SCALAR_TEXT');
+    const read = await runtime.callTool('skillhost_read', { name: 'broken', path: 'SKILL.md' });
+    expect(read.code).toBe('SKILL_UNAVAILABLE');
+    const typo = await runtime.callTool('skillhost_activate', { name: 'pdff' });
+    expect(typo.code).toBe('SKILL_NOT_FOUND');
+    expect(typo.text).toContain("Did you mean 'pdf'?");
+    expect(() => runtime.activate('broken', { triggeredBy: 'user' })).toThrow(
+      expect.objectContaining({ code: 'SKILL_UNAVAILABLE' }),
+    );
+    const missingFile = await runtime.callTool('skillhost_read', {
+      name: 'pdf',
+      path: 'references/GUIDE.md',
+    });
+    expect(missingFile.code).toBe('RESOURCE_NOT_FOUND');
+    expect(missingFile.text).toContain("Did you mean 'references/guide.md'?");
+  });
+
   it('still answers the former tool names (deprecated) but never offers them', async () => {
     const { runtime } = runtimeWith(SKILLS);
     expect(runtime.tools().map((tool) => [tool.name, tool.deprecatedNames])).toEqual([

@@ -1,4 +1,5 @@
 import { spawnSync } from 'node:child_process';
+import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { bin, root } from '../helpers/built.js';
@@ -6,12 +7,16 @@ import { bin, root } from '../helpers/built.js';
 describe('the example agent, run by skillhost agent run against the scripted local model', () => {
   it('reads its checklist, runs count_lines.sh in bubblewrap, answers, and the audit trail verifies', () => {
     // No key and no local server in this environment: the example starts its scripted model.
-    const result = spawnSync(process.execPath, [join(root, 'examples', 'agent-run.mjs')], {
-      cwd: root,
-      encoding: 'utf8',
-      env: { PATH: process.env.PATH ?? '/usr/bin:/bin' },
-      timeout: 60_000,
-    });
+    const result = spawnSync(
+      process.execPath,
+      [join(root, 'examples', 'agent-run.mjs'), '--keep'],
+      {
+        cwd: root,
+        encoding: 'utf8',
+        env: { PATH: process.env.PATH ?? '/usr/bin:/bin' },
+        timeout: 60_000,
+      },
+    );
     expect(result.status, result.stderr).toBe(0);
     expect(result.stdout).toContain('SCRIPTED LOCAL MODEL');
     expect(result.stderr).toContain('▸ skillhost_read code-analysis references/checklist.md … ok');
@@ -21,6 +26,7 @@ describe('the example agent, run by skillhost agent run against the scripted loc
     expect(result.stdout).toContain('./code-analysis/scripts/count_lines.sh');
     expect(result.stdout).toContain('[exit code 0; sandbox: bubblewrap]');
     expect(result.stderr).toMatch(/── done · 3 steps/);
+    expect(result.stdout).toContain('audit log: intact');
     const home = /audit log are in (\S+)/.exec(result.stdout)?.[1] as string;
     const verify = spawnSync(process.execPath, [bin, 'audit', 'verify', '--json'], {
       encoding: 'utf8',
@@ -40,5 +46,6 @@ describe('the example agent, run by skillhost agent run against the scripted loc
       'agent-end',
     ])
       expect(show.stdout).toContain(event);
+    rmSync(home, { recursive: true, force: true });
   });
 });

@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { runMainJob } from '../helpers/built.js';
 
@@ -17,5 +18,9 @@ describe('the main job, with its script run in bubblewrap', () => {
       /the report report\.md went to \/.*\/project\/\.skillhost\/runs\/[\w-]+\/report\.md\n/,
     );
     expect(out).toMatch(/chain: intact \(\d+ records\)/);
+    // The job leaves nothing in the temporary folder.
+    const scratch = /\n {3}(\S+) is removed now/.exec(out)?.[1] as string;
+    expect(scratch).toMatch(/skillhost-main-job-/);
+    expect(existsSync(scratch)).toBe(false);
   });
 });

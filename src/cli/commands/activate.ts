@@ -2,6 +2,7 @@ import { SkillhostError } from '../../node/index.js';
 import { parseArgs, UsageError } from '../args.js';
 import type { CommandContext } from '../command.js';
 import { printable } from '../printable.js';
+import { JSON_OPTION } from '../registry-options.js';
 import { openRuntime, RUNTIME_OPTIONS } from '../runtime-options.js';
 
 const triggers = new Set(['model', 'user', 'router']);
@@ -10,7 +11,11 @@ const triggers = new Set(['model', 'user', 'router']);
 const REFUSED = 3;
 
 export async function run({ argv, io, deps }: CommandContext): Promise<number> {
-  const args = parseArgs(argv, { ...RUNTIME_OPTIONS, 'triggered-by': { type: 'string' } });
+  const args = parseArgs(argv, {
+    ...RUNTIME_OPTIONS,
+    ...JSON_OPTION,
+    'triggered-by': { type: 'string' },
+  });
   if (args.positionals.length !== 1)
     throw new UsageError('activate needs exactly one NAME (or NAME@SOURCE)');
   const triggeredBy = String(args.options['triggered-by'] ?? 'user');

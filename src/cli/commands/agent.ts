@@ -13,12 +13,13 @@ import type { CommandContext } from '../command.js';
 import { displayPath, formatDiagnostic } from '../format.js';
 import type { CliDeps, CliIO } from '../io.js';
 import { printable } from '../printable.js';
-import { sourceSettings } from '../registry-options.js';
+import { JSON_OPTION, sourceSettings } from '../registry-options.js';
 import { openRuntime, RUNTIME_OPTIONS } from '../runtime-options.js';
 import { createStyle } from '../style.js';
 
 export const AGENT_OPTIONS = {
   ...RUNTIME_OPTIONS,
+  ...JSON_OPTION,
   agents: { type: 'string', multiple: true },
   model: { type: 'string' },
   provider: { type: 'string' },

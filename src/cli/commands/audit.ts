@@ -1,8 +1,82 @@
-import { type AuditRecord, parseAuditLog, verifyAuditLog } from '../../node/index.js';
+import { AuditTrail, isRotatedLogName } from '../../internal.js';
+import {
+  type AuditLogFile,
+  type AuditRecord,
+  parseAuditLog,
+  verifyAuditFiles,
+} from '../../node/index.js';
+import { baseName, joinPath, parentPath } from '../../paths.js';
 import { integerOption, parseArgs, UsageError } from '../args.js';
 import type { CommandContext } from '../command.js';
+import type { CliDeps } from '../io.js';
 import { printable } from '../printable.js';
 import { auditLogPath } from '../registry-options.js';
+import { auditSinkOptions } from '../runtime-options.js';
+
+/** The files of the log at `path`, oldest first: its rotated logs, then the log itself. */
+function logFiles(path: string, deps: CliDeps): string[] {
+  const folder = parentPath(path);
+  const listing = deps.fs.listDirectory(folder);
+  const current = baseName(path);
+  const rotated = listing.ok
+    ? listing.entries
+        .filter((entry) => entry.kind === 'file' && isRotatedLogName(current, entry.name))
+        .map((entry) => entry.name)
+        .sort()
+        .map((name) => joinPath(folder, name))
+    : [];
+  return [...rotated, path];
+}
+
+/** A date given on the command line: YYYY-MM-DD (midnight UTC) or a full ISO 8601 time. */
+function dateOption(value: unknown): Date {
+  const text = String(value);
+  const date = new Date(/^\d{4}-\d{2}-\d{2}$/.test(text) ? `${text}T00:00:00Z` : text);
+  if (!/^\d{4}-\d{2}-\d{2}/.test(text) || Number.isNaN(date.getTime()))
+    throw new UsageError(`--before needs a date such as 2026-01-31, got '${text}'`);
+  return date;
+}
+
+/**
+ * `audit prune --before DATE`: removes the rotated logs whose every record is older than DATE
+ * (never the current log), and records what it removed in the log itself.
+ */
+function prune(path: string, before: Date, json: boolean, io: CommandContext['io'], deps: CliDeps) {
+  const removed: string[] = [];
+  const limit = before.toISOString();
+  for (const file of logFiles(path, deps).slice(0, -1)) {
+    const last = parseAuditLog(deps.readText(file)).records.at(-1)?.timestamp;
+    // The files are in time order: the first holding a newer record ends the pruning.
+    if (last !== undefined && last >= limit) break;
+    if (deps.removeFile === undefined) throw new UsageError('this host cannot remove files');
+    deps.removeFile(file);
+    removed.push(file);
+  }
+  const sink = deps.auditSink(path, auditSinkOptions(deps));
+  try {
+    const trail = new AuditTrail({
+      sink,
+      hash: deps.hash,
+      now: deps.now,
+      sessionId: deps.newSessionId(),
+    });
+    trail.record({
+      event: 'log-prune',
+      details: { before: limit, removed: removed.map((file) => baseName(file)) },
+    });
+    trail.close();
+  } finally {
+    sink.close();
+  }
+  if (json) io.stdout.write(`${JSON.stringify({ log: path, before: limit, removed }, null, 2)}\n`);
+  else
+    io.stdout.write(
+      removed.length === 0
+        ? `No rotated log of ${printable(path)} holds only records before ${limit}.\n`
+        : `Removed ${removed.length} rotated log${removed.length === 1 ? '' : 's'} with records before ${limit}:\n${removed.map((file) => `  ${printable(file)}\n`).join('')}`,
+    );
+  return 0;
+}
 
 function describe(record: AuditRecord): string {
   const parts = [`${record.timestamp} #${record.seq} ${record.event}`];
@@ -43,38 +117,63 @@ export function run({ argv, io, deps }: CommandContext): number {
     session: { type: 'string' },
     json: { type: 'boolean' },
     lines: { type: 'string', short: 'n' },
+    before: { type: 'string' },
   });
   const [action, ...extra] = args.positionals;
-  if (!['show', 'tail', 'verify'].includes(action ?? '') || extra.length > 0) {
-    throw new UsageError('usage: skillhost audit show|tail|verify [--session ID] [--json]');
-  }
-  const path = auditLogPath(args, deps);
-  const log = parseAuditLog(deps.readText(path));
-  const session = args.options.session === undefined ? undefined : String(args.options.session);
-  let records =
-    session === undefined
-      ? [...log.records]
-      : log.records.filter((record) => record.session_id === session);
-  if (action === 'verify') {
-    const verdicts = verifyAuditLog(log, deps.hash).filter(
-      (verdict) => session === undefined || verdict.session === session,
+  if (!['show', 'tail', 'verify', 'prune'].includes(action ?? '') || extra.length > 0) {
+    throw new UsageError(
+      'usage: skillhost audit show|tail|verify [--session ID] [--json], or skillhost audit prune --before DATE',
     );
-    const intact = verdicts.every((verdict) => verdict.intact) && log.problems.length === 0;
+  }
+  if ((action === 'prune') !== (args.options.before !== undefined))
+    throw new UsageError('--before goes with prune, and prune needs --before DATE');
+  const path = auditLogPath(args, deps);
+  if (action === 'prune')
+    return prune(path, dateOption(args.options.before), args.options.json === true, io, deps);
+  const files: AuditLogFile[] = logFiles(path, deps).map((file) => ({
+    name: file,
+    text: deps.readText(file),
+  }));
+  const logs = files.map((file) => ({ file: file.name, log: parseAuditLog(file.text) }));
+  const log = {
+    records: logs.flatMap((item) => item.log.records),
+    problems: logs.flatMap((item) =>
+      item.log.problems.map((problem) => ({
+        ...problem,
+        message: files.length > 1 ? `${item.file}: ${problem.message}` : problem.message,
+      })),
+    ),
+  };
+  const session = args.options.session === undefined ? undefined : String(args.options.session);
+  // The log-rotate records link the files; they are not events of a session.
+  let records = log.records.filter(
+    (record) =>
+      record.event !== 'log-rotate' && (session === undefined || record.session_id === session),
+  );
+  if (action === 'verify') {
+    const verdict = verifyAuditFiles(files, deps.hash);
+    const verdicts = verdict.sessions.filter(
+      (chain) => session === undefined || chain.session === session,
+    );
+    const intact = verdict.problems.length === 0 && verdicts.every((chain) => chain.intact);
     if (args.options.json === true) {
       io.stdout.write(
-        `${JSON.stringify({ log: path, intact, ...(intact ? {} : { code: 'AUDIT_INVALID' }), problems: log.problems, sessions: verdicts }, null, 2)}\n`,
+        `${JSON.stringify({ log: path, files: files.map((file) => file.name), intact, ...(intact ? {} : { code: 'AUDIT_INVALID' }), problems: verdict.problems, sessions: verdicts }, null, 2)}\n`,
       );
     } else {
+      const rotated = files.length - 1;
       const lines = [
-        `${printable(path)}: ${log.records.length} records in ${verdicts.length} sessions`,
+        `${printable(path)}${rotated > 0 ? ` and ${rotated} rotated log${rotated === 1 ? '' : 's'}` : ''}: ${verdict.records} records in ${verdicts.length} sessions`,
       ];
-      for (const problem of log.problems)
-        lines.push(`  line ${problem.line}: ${problem.kind}: ${problem.message}`);
-      for (const verdict of verdicts) {
+      for (const problem of verdict.problems)
         lines.push(
-          `  ${verdict.session}: ${verdict.records} records, ${verdict.intact ? 'intact' : 'NOT INTACT'}`,
+          `  ${printable(problem.file)} line ${problem.line}: ${problem.kind}: ${problem.message}`,
         );
-        for (const problem of verdict.problems) lines.push(`    ${problem}`);
+      for (const chain of verdicts) {
+        lines.push(
+          `  ${chain.session}: ${chain.records} records, ${chain.intact ? 'intact' : 'NOT INTACT'}${chain.continued ? ' (continues from a log no longer kept)' : ''}`,
+        );
+        for (const problem of chain.problems) lines.push(`    ${printable(problem)}`);
       }
       lines.push(
         intact

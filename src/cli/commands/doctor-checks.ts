@@ -18,9 +18,13 @@ export interface DoctorFacts {
   readonly sources: ReadonlyArray<{
     readonly id: string;
     readonly kind: string;
+    /** Whose folder it is: "Claude Code (user)". */
+    readonly label?: string;
     readonly root: string;
     readonly trust: string;
     readonly enabled: boolean;
+    /** Switched off in the user config (`disabledSources`): not searched. */
+    readonly switchedOff?: boolean;
     readonly exists: boolean;
     readonly skills: number;
   }>;
@@ -197,9 +201,16 @@ export function doctorChecks(facts: DoctorFacts): DoctorCheck[] {
         },
   );
   for (const source of facts.sources) {
-    const title = `Source ${source.id}`;
+    const title = `Source ${source.id}${source.label === undefined ? '' : ` (${source.label})`}`;
     const where = `${source.root} (${source.kind}, ${source.trust})`;
-    if (!source.exists)
+    if (source.switchedOff === true)
+      checks.push({
+        id: `source:${source.id}`,
+        status: 'info',
+        title,
+        detail: `${where}: switched off in the user config (disabledSources)`,
+      });
+    else if (!source.exists)
       checks.push({
         id: `source:${source.id}`,
         status: 'info',

@@ -16,6 +16,7 @@ import type { CliDeps, UserConfig } from '../io.js';
 import {
   auditLogPath,
   configFile,
+  JSON_OPTION,
   openRegistry,
   SOURCE_OPTIONS,
   skillhostHome,
@@ -102,12 +103,15 @@ function gather(args: ReturnType<typeof parseArgs>, deps: CliDeps): DoctorFacts 
     findings.push(error instanceof Error ? error.message : String(error));
   }
   const entries = registry?.registry.entries ?? [];
-  const sources = (registry?.sources ?? []).map((source) => ({
+  // Every folder the sources are made of, those the user config switches off included.
+  const sources = (registry?.settings.folders ?? []).map(({ source, switchedOff }) => ({
     id: source.id,
     kind: source.kind,
+    ...(source.label === undefined ? {} : { label: source.label }),
     root: source.root,
     trust: source.trust,
     enabled: source.enabled,
+    switchedOff,
     exists: deps.fs.status(source.root, true)?.kind === 'directory',
     skills: entries.filter((entry) => entry.source.id === source.id).length,
   }));
@@ -161,7 +165,11 @@ const MARKS: Record<CheckStatus, string> = { ok: 'ok  ', warn: 'warn', fail: 'FA
 
 /** `skillhost doctor`: checks the machine, the sources, the files skillhost keeps, and the clients. */
 export function run({ argv, io, deps }: CommandContext): number {
-  const args = parseArgs(argv, SOURCE_OPTIONS);
+  const args = parseArgs(argv, {
+    ...SOURCE_OPTIONS,
+    ...JSON_OPTION,
+    'audit-log': { type: 'string' },
+  });
   if (args.positionals.length > 0) throw new UsageError('doctor takes no arguments');
   const checks = doctorChecks(gather(args, deps));
   const counts = { ok: 0, warn: 0, fail: 0, info: 0 };

@@ -1,10 +1,11 @@
-import { countBySeverity, type RegistryEntry, type SkillStatus } from '../../node/index.js';
+import { skillFindings } from '../../internal.js';
+import type { RegistryEntry, SkillStatus } from '../../node/index.js';
 import { parseArgs, UsageError } from '../args.js';
 import type { CommandContext } from '../command.js';
 import { displayPath, printable } from '../format.js';
 import { lockStates } from '../installed.js';
 import { writeWithBackpressure } from '../io.js';
-import { openRegistry, SOURCE_OPTIONS } from '../registry-options.js';
+import { JSON_OPTION, openRegistry, projectLine, SOURCE_OPTIONS } from '../registry-options.js';
 import { createStyle } from '../style.js';
 
 function diagnosticJson(entry: RegistryEntry) {
@@ -39,10 +40,35 @@ export function entryJson(entry: RegistryEntry, lock?: 'locked' | 'modified') {
   };
 }
 
+function shortMessage(message: string, length = 100): string {
+  const line = message.replace(/\s+/g, ' ');
+  return line.length <= length ? line : `${line.slice(0, length - 1)}…`;
+}
+
 export async function run({ argv, io, deps }: CommandContext): Promise<number> {
-  const args = parseArgs(argv, SOURCE_OPTIONS);
+  const args = parseArgs(argv, {
+    ...SOURCE_OPTIONS,
+    ...JSON_OPTION,
+    sources: { type: 'boolean' },
+    verbose: { type: 'boolean', short: 'v' },
+    quiet: { type: 'boolean', short: 'q' },
+  });
   if (args.positionals.length > 0) throw new UsageError('list takes no arguments');
-  const { registry, projectDir, projectTrusted } = openRegistry(args, deps);
+  if (args.options.verbose === true && args.options.quiet === true)
+    throw new UsageError('--verbose and --quiet contradict each other');
+  if (args.options.json === true && (args.options.verbose === true || args.options.quiet === true))
+    throw new UsageError(
+      '--verbose and --quiet are for text output (--json lists every diagnostic)',
+    );
+  if (
+    args.options.sources === true &&
+    (args.options.verbose === true || args.options.quiet === true)
+  )
+    throw new UsageError('--sources takes neither --verbose nor --quiet');
+  const opened = openRegistry(args, deps);
+  if (args.options.sources === true)
+    return (await import('./list-sources.js')).listSources(opened, args, io, deps);
+  const { registry, projectDir, projectTrusted, settings } = opened;
   // Installed skills whose files no longer match skills-lock.json are noted as modified.
   const locks = lockStates(projectDir, deps);
   const entries = registry.entries;
@@ -67,7 +93,12 @@ export async function run({ argv, io, deps }: CommandContext): Promise<number> {
     }
     const rest = {
       sources: registry.sources.map((source) => ({ ...source })),
-      project: { path: projectDir, trusted: projectTrusted },
+      project: {
+        path: projectDir,
+        trusted: projectTrusted,
+        foundBy: settings.project.foundBy,
+        ...(settings.project.marker === undefined ? {} : { marker: settings.project.marker }),
+      },
       diagnostics: registry.diagnostics.map((diagnostic) => ({ ...diagnostic })),
       summary: { skills: entries.length, ...counts },
     };
@@ -79,9 +110,13 @@ export async function run({ argv, io, deps }: CommandContext): Promise<number> {
     return 0;
   }
 
+  const quiet = args.options.quiet === true;
+  const verbose = args.options.verbose === true;
+  const shown = quiet ? entries.filter((entry) => entry.status === 'skipped') : entries;
   const style = createStyle(io.stdout, deps.env);
   const row = (entry: RegistryEntry): string[] => {
-    const found = countBySeverity(entry.diagnostics);
+    const findings = skillFindings(entry);
+    const first = findings[0];
     const notes = [
       entry.metadata === undefined || entry.metadata.name === entry.name
         ? ''
@@ -92,8 +127,9 @@ export async function run({ argv, io, deps }: CommandContext): Promise<number> {
       locks.get(entry.directory) === 'modified'
         ? 'modified since installed (skills-lock.json)'
         : '',
-      found.error > 0 ? `${found.error} error${found.error === 1 ? '' : 's'}` : '',
-      found.warning > 0 ? `${found.warning} warning${found.warning === 1 ? '' : 's'}` : '',
+      first === undefined || verbose
+        ? ''
+        : `${first.severity} ${first.code}: ${printable(shortMessage(first.message))}${findings.length > 1 ? ` (+${findings.length - 1} more: --verbose)` : ''}`,
     ].filter((note) => note !== '');
     return [
       printable(entry.name),
@@ -107,7 +143,7 @@ export async function run({ argv, io, deps }: CommandContext): Promise<number> {
   const header = ['NAME', 'SOURCE', 'TRUST', 'STATUS', 'PATH', 'NOTES'];
   // Column widths first, then rows written as they are made: the table is never whole in memory.
   const widths = header.map((title) => title.length);
-  for (const entry of entries) {
+  for (const entry of shown) {
     row(entry).forEach((cell, column) => {
       widths[column] = Math.max(widths[column] as number, cell.length);
     });
@@ -119,29 +155,37 @@ export async function run({ argv, io, deps }: CommandContext): Promise<number> {
       )
       .join('  ')
       .trimEnd();
-  let chunk = `${style.bold(line(header))}\n`;
-  for (const entry of entries) {
+  let chunk = shown.length === 0 && quiet ? '' : `${style.bold(line(header))}\n`;
+  for (const entry of shown) {
     const text = line(row(entry));
     chunk += `${entry.status === 'skipped' ? style.red(text) : entry.status === 'active' ? text : style.dim(text)}\n`;
+    if (verbose) {
+      for (const finding of skillFindings(entry)) {
+        const place = finding.line > 0 ? `:${finding.line}:${finding.column}` : '';
+        chunk += `    ${finding.severity} ${finding.code}: ${printable(finding.message)} (${printable(displayPath(finding.file, deps.cwd))}${place})\n`;
+      }
+    }
     if (chunk.length > 65_536) {
       await writeWithBackpressure(io.stdout, chunk);
       chunk = '';
     }
   }
-  const lines = [chunk.slice(0, -1)];
+  const lines = chunk === '' ? [] : [chunk.slice(0, -1)];
   if (entries.length === 0) lines.push('(no skills found)');
   lines.push(
-    '',
+    ...(lines.length === 0 ? [] : ['']),
     `${entries.length} skill${entries.length === 1 ? '' : 's'}: ${counts.active} active, ${counts.shadowed} shadowed, ${counts.skipped} skipped, ${counts.untrusted} untrusted${counts.disabled > 0 ? `, ${counts.disabled} disabled` : ''}`,
   );
   // What the search itself ran into (a limit reached, a loop, a folder it could not read):
   // skills may be missing from the table, so say so.
   for (const finding of registry.diagnostics) {
+    if (quiet && finding.severity !== 'error') continue;
     lines.push(
       `${finding.severity} ${finding.code}: ${printable(finding.message)} (${printable(displayPath(finding.file, deps.cwd))})`,
     );
   }
-  if (counts.untrusted > 0) {
+  if (!quiet) lines.push(projectLine(settings, deps));
+  if (counts.untrusted > 0 && !quiet) {
     lines.push(
       `Project skills in ${printable(projectDir)} are not loaded until the folder is trusted: run 'skillhost trust' there (or pass --trust).`,
     );

@@ -1,4 +1,4 @@
-import { listSkillFiles, loadScript, unusableReason } from '../../internal.js';
+import { listSkillFiles, loadScript, notFoundError, unusableReason } from '../../internal.js';
 import type { RegistryEntry } from '../../node/index.js';
 import {
   type ExplainedCall,
@@ -68,11 +68,15 @@ const SHOWN_EXCEPTIONS = 6;
  */
 export function explain(args: ParsedArgs, name: string, io: CliIO, deps: CliDeps): number {
   const { registry } = openRegistry(args, deps);
-  const entry = registry.resolve(name);
+  // A skipped or untrusted copy is explained too (its allowed-tools as the host would read them).
+  const entry =
+    registry.resolve(name) ?? (name.includes('@') ? undefined : registry.copies(name)[0]);
   if (entry === undefined) {
-    io.stderr.write(
-      `skillhost: error SKILL_NOT_FOUND: no skill named ${JSON.stringify(printable(name))}\n`,
+    const error = notFoundError(
+      name,
+      registry.entries.map((candidate) => candidate.name),
     );
+    io.stderr.write(`skillhost: error SKILL_NOT_FOUND: ${printable(error.message)}\n`);
     return 1;
   }
   const requested = entry.metadata?.allowedTools;

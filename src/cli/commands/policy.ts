@@ -1,26 +1,13 @@
-import { type SkillRegistry, unusableReason } from '../../internal.js';
+import { usableEntry as findUsable, type SkillRegistry } from '../../internal.js';
 import type { RegistryEntry } from '../../node/index.js';
-import { SkillhostError } from '../../node/index.js';
 import { type ParsedArgs, parseArgs, UsageError } from '../args.js';
 import type { CommandContext } from '../command.js';
+import { JSON_OPTION } from '../registry-options.js';
 import { RUNTIME_OPTIONS } from '../runtime-options.js';
 
 /** The skill NAME (or NAME@SOURCE) as the runtime would find it: usable, or a coded error. */
 export function usableEntry(registry: SkillRegistry, name: string): RegistryEntry {
-  const entry = registry.resolve(name);
-  if (entry === undefined)
-    throw new SkillhostError(
-      'SKILL_NOT_FOUND',
-      `No skill named ${JSON.stringify(name.slice(0, 200))}`,
-    );
-  const unusable = unusableReason(entry.status);
-  if (unusable !== undefined) {
-    throw new SkillhostError(
-      'SKILL_UNAVAILABLE',
-      `Skill ${entry.address} is ${entry.status}: ${unusable}`,
-    );
-  }
-  return entry;
+  return findUsable(registry, name);
 }
 
 const USAGE =
@@ -28,7 +15,11 @@ const USAGE =
 
 /** `skillhost policy explain NAME` and `skillhost policy check NAME --bash COMMAND`. */
 export async function run({ argv, io, deps }: CommandContext): Promise<number> {
-  const args: ParsedArgs = parseArgs(argv, { ...RUNTIME_OPTIONS, bash: { type: 'string' } });
+  const args: ParsedArgs = parseArgs(argv, {
+    ...RUNTIME_OPTIONS,
+    ...JSON_OPTION,
+    bash: { type: 'string' },
+  });
   const [action, name, ...extra] = args.positionals;
   if (name === undefined || extra.length > 0 || args.rest.length > 0) throw new UsageError(USAGE);
   if (action === 'explain') {

@@ -1,10 +1,12 @@
 import { integerOption, parseArgs, UsageError } from '../args.js';
 import type { CommandContext } from '../command.js';
+import { JSON_OPTION } from '../registry-options.js';
 import { openRuntime, RUNTIME_OPTIONS } from '../runtime-options.js';
 
 export async function run({ argv, io, deps }: CommandContext): Promise<number> {
   const args = parseArgs(argv, {
     ...RUNTIME_OPTIONS,
+    ...JSON_OPTION,
     'max-bytes': { type: 'string' },
     'no-binary': { type: 'boolean' },
   });

@@ -3,6 +3,7 @@ import { parseArgs, timeoutOption, UsageError } from '../args.js';
 import type { CommandContext } from '../command.js';
 import { writeWithBackpressure } from '../io.js';
 import { printable } from '../printable.js';
+import { JSON_OPTION } from '../registry-options.js';
 import { defaultWorkspace, openRuntime, RUNTIME_OPTIONS, runsFolder } from '../runtime-options.js';
 import { formatSize, parseSize } from '../size.js';
 
@@ -26,6 +27,7 @@ function render(output: CapturedOutput): string {
 export async function run({ argv, io, deps }: CommandContext): Promise<number> {
   const args = parseArgs(argv, {
     ...RUNTIME_OPTIONS,
+    ...JSON_OPTION,
     yes: { type: 'boolean' },
     timeout: { type: 'string' },
     'allow-unsandboxed': { type: 'boolean' },

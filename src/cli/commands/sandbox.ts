@@ -3,6 +3,7 @@ import { parseArgs, UsageError } from '../args.js';
 import type { CommandContext } from '../command.js';
 import { writeWithBackpressure } from '../io.js';
 import { printable } from '../printable.js';
+import { JSON_OPTION } from '../registry-options.js';
 import { defaultWorkspace, openRuntime, RUNTIME_OPTIONS } from '../runtime-options.js';
 import { formatSize, parseSize } from '../size.js';
 
@@ -29,6 +30,7 @@ const REFUSED = 3;
 export async function run({ argv, io, deps }: CommandContext): Promise<number> {
   const args = parseArgs(argv, {
     ...RUNTIME_OPTIONS,
+    ...JSON_OPTION,
     json: { type: 'boolean' },
     workspace: { type: 'string' },
     'workspace-writable': { type: 'boolean' },

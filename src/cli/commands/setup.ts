@@ -12,6 +12,7 @@ import type { CommandContext } from '../command.js';
 import type { CliIO } from '../io.js';
 import { writeWithBackpressure } from '../io.js';
 import { printable } from '../printable.js';
+import { JSON_OPTION } from '../registry-options.js';
 import { environmentsFolder, openRuntime, RUNTIME_OPTIONS } from '../runtime-options.js';
 
 /** Exit code of a setup refused: by the user, for want of a terminal, or by the checks. */
@@ -97,6 +98,7 @@ async function confirm(io: CliIO, entry: RegistryEntry, plan: SkillSetupPlan): P
 export async function run({ argv, io, deps }: CommandContext): Promise<number> {
   const args = parseArgs(argv, {
     ...RUNTIME_OPTIONS,
+    ...JSON_OPTION,
     yes: { type: 'boolean' },
     force: { type: 'boolean' },
     'find-links': { type: 'string' },

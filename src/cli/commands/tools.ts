@@ -1,10 +1,11 @@
 import { parseArgs, UsageError } from '../args.js';
 import type { CommandContext } from '../command.js';
 import { printable } from '../printable.js';
+import { JSON_OPTION } from '../registry-options.js';
 import { openRuntime, RUNTIME_OPTIONS } from '../runtime-options.js';
 
 export async function run({ argv, io, deps }: CommandContext): Promise<number> {
-  const args = parseArgs(argv, RUNTIME_OPTIONS);
+  const args = parseArgs(argv, { ...RUNTIME_OPTIONS, ...JSON_OPTION });
   if (args.positionals.length > 0) throw new UsageError('tools takes no arguments');
   const { runtime, close } = openRuntime(args, deps, io);
   try {

@@ -15,7 +15,15 @@ import { configFile } from '../registry-options.js';
  * `skillhost trust --skill NAME [--revoke]`: trusts (or stops trusting) an installed skill from
  * a source outside the user's control, for the files its lockfile entry records.
  */
-export function trustSkill(name: string, revoke: boolean, io: CliIO, deps: CliDeps): number {
+export function trustSkill(
+  name: string,
+  revoke: boolean,
+  io: CliIO,
+  deps: CliDeps,
+  json = false,
+): number {
+  const say = (text: string, document: Record<string, unknown>) =>
+    io.stdout.write(json ? `${JSON.stringify(document, null, 2)}\n` : text);
   const path = configFile(deps);
   const config = deps.readConfig(path);
   const found = findInstalled(name, deps);
@@ -31,12 +39,17 @@ export function trustSkill(name: string, revoke: boolean, io: CliIO, deps: CliDe
   );
   if (revoke) {
     deps.writeConfig(path, { ...config, trustedSkills: others });
-    io.stdout.write(`No longer trusted: ${printable(name)} (${printable(directory)})\n`);
+    say(`No longer trusted: ${printable(name)} (${printable(directory)})\n`, {
+      skill: name,
+      directory,
+      trusted: false,
+    });
     return 0;
   }
   if (!isExternalSource(entry.source)) {
-    io.stdout.write(
+    say(
       `${printable(name)} comes from a folder of yours: it has the trust of the folder it is installed in.\n`,
+      { skill: name, directory, trusted: null, reason: 'installed from a folder of yours' },
     );
     return 0;
   }
@@ -51,8 +64,9 @@ export function trustSkill(name: string, revoke: boolean, io: CliIO, deps: CliDe
     ...config,
     trustedSkills: [...others, { skill: name, directory: real, contentHash }],
   });
-  io.stdout.write(
+  say(
     `Trusted: ${printable(name)} (${printable(directory)}, sha256 ${contentHash.slice(0, 12)}…) as skills-lock.json records it; an update makes it ask again.\n`,
+    { skill: name, directory: real, trusted: true, contentHash },
   );
   return 0;
 }

@@ -7,6 +7,22 @@ import { PATH_WALK } from './skill-paths.js';
 
 const formats = new Set(['text', 'json', 'github']);
 
+/**
+ * The root of the repository, which GitHub resolves annotation paths against: $GITHUB_WORKSPACE
+ * in a workflow, else the nearest folder at or above the current one holding .git, else the
+ * current folder.
+ */
+function repositoryRoot(deps: CommandContext['deps']): string {
+  const workspace = deps.env.GITHUB_WORKSPACE;
+  if (workspace !== undefined && workspace !== '') return deps.resolvePath(deps.cwd, workspace);
+  for (let folder = deps.cwd; ; ) {
+    if (deps.fs.status(deps.resolvePath(folder, '.git'), false) !== undefined) return folder;
+    const parent = deps.resolvePath(folder, '..');
+    if (parent === folder) return deps.cwd;
+    folder = parent;
+  }
+}
+
 export function run({ argv, io, deps }: CommandContext): number {
   const { options, positionals } = parseArgs(argv, {
     json: { type: 'boolean' },
@@ -14,6 +30,7 @@ export function run({ argv, io, deps }: CommandContext): number {
     format: { type: 'string' },
     'max-depth': { type: 'string' },
     'follow-symlinks': { type: 'boolean', negatable: true },
+    quiet: { type: 'boolean', short: 'q' },
   });
   if (positionals.length === 0) throw new UsageError('validate needs at least one PATH');
   const format = options.json === true ? 'json' : String(options.format ?? 'text');
@@ -34,9 +51,12 @@ export function run({ argv, io, deps }: CommandContext): number {
       ...(format === 'json' ? {} : { retain: 'with-diagnostics' as const, properties: false }),
     },
   );
+  const quiet = options.quiet === true;
+  if (quiet && format === 'json') throw new UsageError('--quiet is for text and github output');
   if (format === 'json') io.stdout.write(formatJsonReport(report));
-  else if (format === 'github') io.stdout.write(formatGithubReport(report, deps.cwd));
-  else io.stdout.write(formatTextReport(report, deps.cwd, createStyle(io.stdout, deps.env)));
+  else if (format === 'github')
+    io.stdout.write(formatGithubReport(report, repositoryRoot(deps), quiet));
+  else io.stdout.write(formatTextReport(report, deps.cwd, createStyle(io.stdout, deps.env), quiet));
   if (report.unreadablePaths) return 2;
-  return report.summary.invalid > 0 ? 1 : 0;
+  return report.summary.invalid > 0 || report.summary.unchecked > 0 ? 1 : 0;
 }

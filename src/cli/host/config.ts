@@ -21,6 +21,9 @@ export function readUserConfig(path: string): UserConfig {
       approvals?: unknown;
       disabledSkills?: unknown;
       trustedSkills?: unknown;
+      disabledSources?: unknown;
+      pinnedSkills?: unknown;
+      auditLog?: unknown;
     };
     const trusted = value.trustedProjects ?? [];
     if (
@@ -56,6 +59,9 @@ export function readUserConfig(path: string): UserConfig {
       approvals,
       ...(disabled.length === 0 ? {} : { disabledSkills: disabled as string[] }),
       ...(skills.length === 0 ? {} : { trustedSkills: skills }),
+      ...stringList(value.disabledSources, 'disabledSources', 'source ids'),
+      ...stringList(value.pinnedSkills, 'pinnedSkills', 'skill names'),
+      ...auditLogSettings(value.auditLog),
     };
   } catch (error) {
     throw new SkillhostError(
@@ -64,6 +70,33 @@ export function readUserConfig(path: string): UserConfig {
       { cause: error, details: { path } },
     );
   }
+}
+
+/** An optional list of strings, as `{ [key]: list }`, or nothing when absent. */
+function stringList(value: unknown, key: string, what: string): Record<string, string[]> {
+  if (value === undefined) return {};
+  if (!Array.isArray(value) || !value.every((item) => typeof item === 'string'))
+    throw new Error(`${key} must be a list of ${what}`);
+  return { [key]: value as string[] };
+}
+
+function auditLogSettings(value: unknown): { auditLog?: { maxBytes?: number; keep?: number } } {
+  if (value === undefined) return {};
+  const settings = value as Record<string, unknown>;
+  const whole = (item: unknown) => typeof item === 'number' && Number.isInteger(item) && item > 0;
+  if (
+    typeof value !== 'object' ||
+    value === null ||
+    (settings.maxBytes !== undefined && !whole(settings.maxBytes)) ||
+    (settings.keep !== undefined && !whole(settings.keep))
+  )
+    throw new Error('auditLog must be {"maxBytes": N, "keep": N} with positive whole numbers');
+  return {
+    auditLog: {
+      ...(settings.maxBytes === undefined ? {} : { maxBytes: settings.maxBytes as number }),
+      ...(settings.keep === undefined ? {} : { keep: settings.keep as number }),
+    },
+  };
 }
 
 /** Writes the user config atomically (temporary file, then rename), readable only by the user. */

@@ -1,10 +1,11 @@
 import { randomUUID } from 'node:crypto';
+import { unlinkSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { homedir } from 'node:os';
 import { resolve } from 'node:path';
 import { setFlagsFromString } from 'node:v8';
 // The node modules one by one, not the node entry: --help and --version load no library code.
-import { createJsonlAuditSink, readAuditLogFile } from '../../node/audit-sink.js';
+import { openJsonlAuditSink, readAuditLogFile } from '../../node/audit-sink.js';
 import { createDirectoryCacheStore } from '../../node/cache-store.js';
 import { createNodeFileSystem } from '../../node/fs.js';
 import { sha256 } from '../../node/hash.js';
@@ -76,8 +77,9 @@ export function createNodeCliDeps(): CliDeps {
     readConfig: readUserConfig,
     writeConfig: writeUserConfig,
     runner: lazyRunner(),
-    auditSink: (path) => createJsonlAuditSink(path),
+    auditSink: (path, options) => openJsonlAuditSink(path, options),
     readText: readAuditLogFile,
+    removeFile: (path) => unlinkSync(path),
     now: () => new Date(),
     newSessionId: () => randomUUID(),
     sessions: (directory) => sessionStore().createSessionStore(directory),
