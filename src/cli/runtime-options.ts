@@ -65,6 +65,8 @@ export function approvalStore(deps: CliDeps): ApprovalStore {
 
 /** The first line of a question at the terminal: what would happen, to which exact content. */
 function describeQuestion(question: ApprovalQuestion): string {
+  if (question.kind === 'tool')
+    return `${printable(question.summary)}, in the workspace ${printable(question.workspace)}?`;
   const hash = `sha256 ${question.contentHash.slice(0, 16)}…`;
   if (question.kind === 'activation') {
     return `Activate ${printable(question.skill)}, UNTRUSTED (source ${printable(question.source)}), ${hash}, as the ${question.triggeredBy} asks? Its instructions would enter the model's context.\n  Description: ${printable(question.description.slice(0, 300))}`;

@@ -33,7 +33,7 @@ let procFd: boolean | undefined;
 /** The buffer small reads go into; what `readFileWithin` returns from it is valid until the next read. */
 let scratch: Buffer | undefined;
 
-function kindOfStats(stats: Stats): EntryKind {
+export function kindOfStats(stats: Stats): EntryKind {
   if (stats.isFile()) return 'file';
   if (stats.isDirectory()) return 'directory';
   if (stats.isSymbolicLink()) return 'symlink';
@@ -43,7 +43,7 @@ function kindOfStats(stats: Stats): EntryKind {
   return 'other';
 }
 
-function kindOfDirent(entry: Dirent): EntryKind {
+export function kindOfDirent(entry: Dirent): EntryKind {
   if (entry.isFile()) return 'file';
   if (entry.isDirectory()) return 'directory';
   if (entry.isSymbolicLink()) return 'symlink';

@@ -35,3 +35,4 @@ export { sha256 } from './hash.js';
 export { nodeRuntimeDeps } from './runtime-deps.js';
 export { createSandboxRunner, probeBubblewrap, type SandboxOptions } from './sandbox.js';
 export { createChokidarWatcher } from './watch.js';
+export { createWorkspaceFiles } from './workspace-files.js';

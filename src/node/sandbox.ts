@@ -24,6 +24,7 @@ import type {
 import { SkillhostError } from '../errors.js';
 import { bubblewrapArguments, VIEW_PATH, WRITABLE_MOUNTS, withLimits } from './sandbox-command.js';
 import { execute, type ProcessPlan } from './sandbox-process.js';
+import { runShellCommand } from './sandbox-shell.js';
 import { stageSkill } from './sandbox-staging.js';
 import {
   childProcess,
@@ -187,6 +188,12 @@ export function createSandboxRunner(options: SandboxOptions = {}): ScriptRunner 
     run: (request) => runScript(request, options, sandbox()) as Promise<ScriptRunResult>,
     explain: (request) =>
       runScript(request, options, sandbox(), true) as Promise<SandboxExplanation>,
+    runCommand: (request) =>
+      runShellCommand(
+        request,
+        (script) => runScript(script, options, sandbox()) as Promise<ScriptRunResult>,
+        options.tempDir,
+      ),
   };
 }
 

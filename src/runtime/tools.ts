@@ -13,6 +13,7 @@ import type { RegistryEntry } from '../registry/registry.js';
 import { errorOf } from './records.js';
 import { checkInput, type FieldTable, type JsonSchemaObject, schemaOf } from './tool-table.js';
 import type { ScriptRun } from './types.js';
+import type { WorkspaceToolName } from './workspace-tools.js';
 
 export type { JsonSchemaObject } from './tool-table.js';
 
@@ -73,7 +74,7 @@ export interface ToolAnnotations {
 
 /** One tool as a model receives it. */
 export interface ToolDefinition {
-  readonly name: RuntimeToolName;
+  readonly name: RuntimeToolName | WorkspaceToolName;
   /** A short human title (clients show it in approval prompts and tool lists). */
   readonly title: string;
   readonly description: string;
@@ -267,7 +268,7 @@ export function runtimeTools(host: ToolHost): ToolDefinition[] {
 }
 
 /** What a script printed, as the model reads it: no control or hidden characters (`cleanText`). */
-function describeRun(result: ScriptRunResult): string {
+export function describeRun(result: ScriptRunResult): string {
   const stream = (label: string, output: ScriptRunResult['stdout']) => {
     if (output.totalBytes === 0) return '';
     const body =
