@@ -150,6 +150,10 @@ export function openRuntime(
     /** Who answers confirmations instead of the terminal prompt (the agent run's broker). */
     readonly confirm?: (question: ApprovalQuestion) => Promise<ApprovalAnswer>;
     readonly sessionId?: string;
+    /** The host's tools instead of --tools' (an agent's, narrowed from them). */
+    readonly tools?: readonly string[];
+    /** Offer the host tools over the workspace (agent runs and chats). */
+    readonly workspaceTools?: boolean;
   } = {},
 ): OpenedRuntime {
   const settings = sourceSettings(args, deps);
@@ -164,14 +168,23 @@ export function openRuntime(
     version: VERSION,
     keepScans: false,
     discovery: settings.discovery,
-    policy: policyConfig(args),
+    policy: {
+      ...policyConfig(args),
+      ...(session.tools === undefined ? {} : { tools: [...session.tools] }),
+    },
     audit: { sink, sessionId: session.sessionId ?? deps.newSessionId() },
+    ...(session.workspaceTools === true &&
+    workspace !== undefined &&
+    deps.workspaceFiles !== undefined
+      ? { workspaceTools: true }
+      : {}),
     deps: {
       fs: deps.fs,
       hash: deps.hash,
       now: deps.now,
       runner: deps.runner,
       approvals: approvalStore(deps),
+      ...(deps.workspaceFiles === undefined ? {} : { workspaceFiles: deps.workspaceFiles }),
       ...(settings.cache === undefined ? {} : { cache: settings.cache }),
       ...(confirm === undefined ? {} : { confirm }),
     },

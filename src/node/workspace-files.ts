@@ -27,6 +27,7 @@ import type {
   WorkspaceReadResult,
   WorkspaceWriteResult,
 } from '../deps.js';
+import { SkillhostError } from '../errors.js';
 import { describeKind } from '../read-results.js';
 import { isInside, kindOfDirent, kindOfStats } from './fs.js';
 import { isSecretName, NOT_SEARCHED, normaliseExposed } from './sandbox-view.js';
@@ -118,7 +119,14 @@ function readBounded(fd: number, size: number, maxBytes: number): { bytes: Buffe
  * @example const files = createWorkspaceFiles({ path: '/work/repo', writable: false });
  */
 export function createWorkspaceFiles(workspace: ScriptWorkspace): WorkspaceFiles {
-  const root = realpathSync.native(workspace.path);
+  let root: string;
+  try {
+    root = realpathSync.native(workspace.path);
+  } catch {
+    throw new SkillhostError('PATH_NOT_FOUND', `The workspace ${workspace.path} does not exist`);
+  }
+  if (lstatOrUndefined(root)?.isDirectory() !== true)
+    throw new SkillhostError('PATH_UNREADABLE', `The workspace ${workspace.path} is not a folder`);
   const exposed = new Set(normaliseExposed(workspace.expose ?? [], root));
   const protectedPaths = [
     ...PROTECTED_WORKSPACE_PATHS.map((entry) => entry.path),

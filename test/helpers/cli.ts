@@ -9,6 +9,7 @@ import { createNodeFileSystem } from '../../src/node/fs.js';
 import { sha256 } from '../../src/node/hash.js';
 import { createSandboxRunner } from '../../src/node/sandbox.js';
 import { createSessionStore, readPrivateFile } from '../../src/node/session-store.js';
+import { createWorkspaceFiles } from '../../src/node/workspace-files.js';
 import { shellRunner } from './shell.js';
 import { tempDir } from './temp.js';
 
@@ -94,6 +95,7 @@ export async function runCli(
       newSessionId: () => randomUUID(),
       sessions: createSessionStore,
       readPrivateFile,
+      workspaceFiles: createWorkspaceFiles,
       ...(options.interrupt === undefined ? {} : { onInterrupt: options.interrupt }),
     },
   );

@@ -9,6 +9,7 @@ import { createNodeFileSystem } from '../../node/fs.js';
 import { sha256 } from '../../node/hash.js';
 import { createSandboxRunner } from '../../node/sandbox.js';
 import { createSessionStore, readPrivateFile } from '../../node/session-store.js';
+import { createWorkspaceFiles } from '../../node/workspace-files.js';
 import type { CliDeps } from '../io.js';
 import { readUserConfig, writeUserConfig } from './config.js';
 
@@ -44,11 +45,12 @@ export function createNodeCliDeps(): CliDeps {
     newSessionId: () => randomUUID(),
     sessions: createSessionStore,
     readPrivateFile,
-    onInterrupt: (listener) => {
+    workspaceFiles: createWorkspaceFiles,
+    onInterrupt: (listener, options = {}) => {
       let pressed = 0;
       const handler = () => {
         pressed += 1;
-        if (pressed === 1) {
+        if (pressed === 1 || options.every === true) {
           listener();
           return;
         }
@@ -70,7 +72,7 @@ export function createNodeCliDeps(): CliDeps {
  */
 export function createTerminalInput(): {
   readonly isTTY: boolean;
-  readLine(): Promise<string | undefined>;
+  readLine(options?: { readonly signal?: AbortSignal }): Promise<string | undefined>;
   readAll(maxBytes: number): Promise<string>;
 } {
   return {
@@ -98,18 +100,28 @@ export function createTerminalInput(): {
         process.stdin.on('data', onData);
         process.stdin.once('end', done);
       }),
-    readLine: async () => {
+    readLine: async (options = {}) => {
+      const { signal } = options;
+      if (signal?.aborted === true) return undefined;
       const { createInterface } = await import('node:readline');
       return new Promise((resolve) => {
         const reader = createInterface({ input: process.stdin, terminal: false });
         let answered = false;
+        // An abort (Ctrl-C at a chat's prompt) closes the reader: the line is never read.
+        const onAbort = () => reader.close();
+        signal?.addEventListener('abort', onAbort, { once: true });
         reader.once('line', (line) => {
           answered = true;
           reader.close();
           resolve(line);
         });
         reader.once('close', () => {
-          if (!answered) resolve(undefined);
+          signal?.removeEventListener('abort', onAbort);
+          if (!answered) {
+            // A closed reader leaves stdin flowing: paused, it keeps nothing alive.
+            process.stdin.pause();
+            resolve(undefined);
+          }
         });
       });
     },
