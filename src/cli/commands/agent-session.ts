@@ -228,6 +228,9 @@ export interface TerminalView {
 function terminalView(io: CliIO, write: (stream: CliStream, text: string) => void): TerminalView {
   let streaming = false;
   let approvalNote = '';
+  /** The current call's line, said again after a question at the terminal came between. */
+  let callText = '';
+  let asked = false;
   const closeText = () => {
     if (streaming) write(io.stdout, '\n');
     streaming = false;
@@ -245,14 +248,16 @@ function terminalView(io: CliIO, write: (stream: CliStream, text: string) => voi
           break;
         case 'tool-call':
           closeText();
-          write(io.stderr, `${callLine(event.name, event.input)} … `);
+          callText = `${callLine(event.name, event.input)} … `;
+          write(io.stderr, callText);
           break;
         case 'tool-result':
           write(
             io.stderr,
-            `${event.isError ? `error ${event.code ?? ''}`.trim() : 'ok'} ${size(event.bytes)}${approvalNote}\n`,
+            `${asked ? callText : ''}${event.isError ? `error ${event.code ?? ''}`.trim() : 'ok'} ${size(event.bytes)}${approvalNote}\n`,
           );
           approvalNote = '';
+          asked = false;
           break;
         case 'retry':
           write(
@@ -267,6 +272,7 @@ function terminalView(io: CliIO, write: (stream: CliStream, text: string) => voi
           );
           break;
         case 'approval-decision':
+          asked ||= event.by === 'user';
           // Said on the call's own line: approved once by a flag, or by the session's grant.
           if (event.by !== 'user')
             approvalNote = ` (${event.decision === 'denied' ? 'denied: no terminal' : event.by === 'flag' ? 'approved by --yes/--allow' : 'approved for this session'})`;

@@ -160,6 +160,7 @@ export async function run({ argv, io, deps }: CommandContext): Promise<number> {
     listen,
   });
   let code = 0;
+  let stopListening: (() => void) | undefined;
   try {
     const [model] = session.models;
     session.write(
@@ -169,16 +170,25 @@ export async function run({ argv, io, deps }: CommandContext): Promise<number> {
     let total: number | undefined = 0;
     let turns = 0;
     const context = (): ChatContext => ({ session, io, deps, cost: total, turns });
+    // One Ctrl-C handler for the chat's life: at the prompt it leaves; in a turn the first
+    // interrupts the turn and the next leaves once the turn has stopped.
+    let leave = new AbortController();
+    let turn: AbortController | undefined;
+    let leaving = false;
+    stopListening = deps.onInterrupt?.(
+      () => {
+        if (turn === undefined) leave.abort();
+        else if (!turn.signal.aborted) {
+          turn.abort();
+          session.write(io.stderr, '\n^C interrupting the turn (Ctrl-C again leaves)\n');
+        } else leaving = true;
+      },
+      { every: true },
+    );
     while (true) {
       session.write(io.stderr, '\n› ');
-      const leave = new AbortController();
-      const stopWaiting = deps.onInterrupt?.(() => leave.abort(), { every: true });
-      let line: string | undefined;
-      try {
-        line = await input.readLine({ signal: leave.signal });
-      } finally {
-        stopWaiting?.();
-      }
+      leave = new AbortController();
+      const line = await input.readLine({ signal: leave.signal });
       if (leave.signal.aborted) {
         code = 130;
         session.write(io.stderr, '\n');
@@ -218,25 +228,13 @@ export async function run({ argv, io, deps }: CommandContext): Promise<number> {
           continue;
         }
       }
-      const controller = new AbortController();
-      let presses = 0;
-      let leaving = false;
-      const stop = deps.onInterrupt?.(
-        () => {
-          presses += 1;
-          if (presses === 1) {
-            controller.abort();
-            session.write(io.stderr, '\n^C interrupting the turn (Ctrl-C again leaves)\n');
-          } else leaving = true;
-        },
-        { every: true },
-      );
+      turn = new AbortController();
       turnCost = 0;
       let end: AgentLoopResult;
       try {
-        end = await session.turn(text, controller.signal);
+        end = await session.turn(text, turn.signal);
       } finally {
-        stop?.();
+        turn = undefined;
       }
       turns += 1;
       total = total === undefined || turnCost === undefined ? undefined : total + turnCost;
@@ -258,6 +256,7 @@ export async function run({ argv, io, deps }: CommandContext): Promise<number> {
     );
     return code;
   } finally {
+    stopListening?.();
     await session.close();
   }
 }
