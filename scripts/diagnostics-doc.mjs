@@ -29,6 +29,7 @@ export function renderDiagnosticsDoc() {
     portability: 'Portability (always warnings)',
     usage: 'Command line',
     runtime: 'Runtime errors',
+    install: 'Installing skills',
   };
   for (const [category, title] of Object.entries(titles)) {
     const entries = Object.entries(CODES).filter(([, info]) => info.category === category);

@@ -13,7 +13,8 @@ export type CodeCategory =
   | 'body'
   | 'portability'
   | 'usage'
-  | 'runtime';
+  | 'runtime'
+  | 'install';
 
 export interface CodeInfo {
   readonly category: CodeCategory;
@@ -506,6 +507,21 @@ export const CODES = {
     'No OS sandbox is available to run the script (bubblewrap missing or not permitted).',
     'Install bubblewrap (apt-get install bubblewrap), or allow unsandboxed runs explicitly.',
   ),
+  SETUP_REFUSED: code(
+    'runtime',
+    "skillhost setup will not install the skill's dependencies as declared: scripts/requirements.txt or scripts/package.json cannot be read, or declares what would run the package's own code on this machine (an editable or source install, a version-control or git dependency, --no-binary).",
+    'Declare wheels and registry packages only, or allow package scripts for this setup with --allow-scripts (they run outside the sandbox).',
+  ),
+  SETUP_TOOL_MISSING: code(
+    'runtime',
+    "The installer a skill's dependencies need is not on PATH: python3 (with its venv module) for scripts/requirements.txt, npm for scripts/package.json.",
+    'Install it (apt-get install python3-venv, or Node.js with npm) and run skillhost setup again.',
+  ),
+  SETUP_FAILED: code(
+    'runtime',
+    'A command of skillhost setup failed (the message names it, its exit code and the end of its output); nothing of the environment was kept.',
+    'Fix what the output says (a package that cannot be found, no network: --find-links DIR, --index-url URL, --registry URL, --offline), then run skillhost setup again.',
+  ),
   AUDIT_UNAVAILABLE: code(
     'runtime',
     'The audit log cannot be written, so the capability was refused.',
@@ -515,6 +531,93 @@ export const CODES = {
     'runtime',
     'The audit log has altered, missing, reordered or unreadable records.',
     'Keep the log append-only; skillhost audit verify names each problem.',
+  ),
+
+  // Installing skills: sources, archives, the lockfile
+  SOURCE_INVALID: code(
+    'install',
+    'The source is not a folder, a git repository or an archive skillhost can install from.',
+    'Give a folder, a git URL or owner/repo (with #ref and :subpath), or a .tar.gz, .tgz or .zip file or URL.',
+  ),
+  SOURCE_FETCH_FAILED: code(
+    'install',
+    'The source could not be fetched: git or the download failed.',
+    'Check the URL and the network; a private repository needs credentials git can use without a prompt (an SSH agent).',
+  ),
+  SOURCE_REF_NOT_FOUND: code(
+    'install',
+    'The branch, tag or commit named after # is not in the repository.',
+    'Check the #ref; without one the default branch is used.',
+  ),
+  SOURCE_SUBPATH_NOT_FOUND: code(
+    'install',
+    'The :subpath is not a folder of the source.',
+    'Check the path after the colon; it is relative to the root of the repository or archive.',
+  ),
+  SOURCE_TOO_LARGE: code(
+    'install',
+    'The source holds more files or bytes than an install copies (10,000 files, 100 MiB).',
+    'Point at the skills with a :subpath, or install the skills one by one with --skill.',
+  ),
+  ARCHIVE_INVALID: code(
+    'install',
+    'The archive cannot be read: it is not a gzip-compressed tar or a zip file, or it is damaged.',
+    'Check that the file is a .tar.gz, .tgz or .zip and that the download completed.',
+  ),
+  ARCHIVE_PATH_UNSAFE: code(
+    'install',
+    'An archive entry has an absolute path, a .. segment, a backslash, a drive letter or a control character.',
+    'Refused as a whole: nothing was extracted. Build the archive from relative paths inside one folder.',
+  ),
+  ARCHIVE_LINK_OUTSIDE: code(
+    'install',
+    'An archive entry is a link that leads outside the extraction folder, or a path runs through a link.',
+    'Refused as a whole: nothing was extracted. Links in an archive may only point inside it.',
+  ),
+  ARCHIVE_ENTRY_TYPE: code(
+    'install',
+    'An archive entry is a device, a FIFO or another special file.',
+    'Refused as a whole: nothing was extracted. Archives of skills hold files, folders and links only.',
+  ),
+  ARCHIVE_DUPLICATE_ENTRY: code(
+    'install',
+    'Two archive entries have the same path (or paths that differ only in case, or a file that is also a folder).',
+    'Refused as a whole: nothing was extracted. Rebuild the archive so that each path appears once.',
+  ),
+  ARCHIVE_LIMIT: code(
+    'install',
+    'The archive exceeds a limit: more than 10,000 entries, more than 100 MiB unpacked, or a compression ratio over 100.',
+    'Refused as a whole: nothing was extracted. Split the archive, or install the skills from their repository.',
+  ),
+  INSTALL_FILE_SKIPPED: code(
+    'install',
+    'A file of the skill was not copied: a link leading outside the skill, or a special file.',
+    'Put the file itself into the skill folder if the skill needs it.',
+  ),
+  SKILL_EXISTS: code(
+    'install',
+    'A skill folder of this name already exists where the skill would be installed.',
+    'skillhost update NAME updates a skill installed from a source; --force replaces a folder (its files are lost).',
+  ),
+  SKILL_NOT_INSTALLED: code(
+    'install',
+    'No skill of this name is recorded in skills-lock.json.',
+    'skillhost list shows where skills come from; only skills installed with skillhost add are managed.',
+  ),
+  SKILL_MODIFIED: code(
+    'install',
+    'The files of an installed skill differ from the hashes skills-lock.json records.',
+    'skillhost install puts back what the lockfile records; skillhost update records a new version; --force to go ahead anyway.',
+  ),
+  LOCKFILE_INVALID: code(
+    'install',
+    'skills-lock.json cannot be read, or an entry of it is not valid.',
+    'Fix the field named, or restore the file from version control.',
+  ),
+  LOCKFILE_MISMATCH: code(
+    'install',
+    'What is installed, or what the source gives now, differs from skills-lock.json.',
+    'skillhost install (without --frozen) puts back modified folders; skillhost update records a new version of the source.',
   ),
 
   // CLI and runtime

@@ -55,6 +55,7 @@ export type {
   FileStatus,
   ListProblem,
   ListResult,
+  MemoryLimitMethod,
   NotStagedFile,
   NotStagedFiles,
   NotStagedReason,
@@ -68,6 +69,7 @@ export type {
   ScriptRunRequest,
   ScriptRunResult,
   ScriptWorkspace,
+  SkillEnvironmentStatus,
   SkillFileSystem,
   WatchHandle,
   WatchOptions,
@@ -153,6 +155,29 @@ export { type ValidateOptions, validateSkill } from './format/validate.js';
 export type { ValidationMode } from './format/validate-fields.js';
 export type { YamlEngine, YamlSource } from './format/yaml-engine.js';
 export type { FieldLocation, FrontmatterMap, FrontmatterValue } from './format/yaml-types.js';
+// Installing skills: where from, the lockfile, what an archive may hold, what an update changes.
+export { ARCHIVE_LIMITS, type ArchiveLimits } from './install/archive-rules.js';
+export { compareSkillVersions, type SkillChanges, type SkillVersion } from './install/changes.js';
+export {
+  compareFiles,
+  emptyLockfile,
+  type FileDifferences,
+  LOCKFILE_NAME,
+  type LockedSkill,
+  type Lockfile,
+  type ParsedLockfile,
+  parseLockfile,
+  serializeLockfile,
+  treeDigest,
+  withLockedSkill,
+} from './install/lockfile.js';
+export {
+  describeSource,
+  type InstallSource,
+  isExternalSource,
+  parseInstallSource,
+  type SourceLookup,
+} from './install/source.js';
 // The policy: allowed-tools, decisions, explanations.
 export {
   type GrantProblem,
@@ -237,6 +262,7 @@ export type {
   Refusal,
   ScriptApprovalQuestion,
   ScriptRun,
+  SetupAuditEvent,
   SkillFileListing,
   SkillRuntime,
   ToolApprovalQuestion,

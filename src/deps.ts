@@ -213,6 +213,37 @@ export interface ScriptRunRequest {
    * Default false.
    */
   readonly trusted?: boolean;
+  /**
+   * The folder of environments that `skillhost setup` prepares (`$SKILLHOST_HOME/envs`): a skill
+   * that ships `scripts/requirements.txt` or `scripts/package.json` runs with the one made for
+   * its exact content, bound read-only. Without it, no such environment is looked for.
+   */
+  readonly environments?: string;
+}
+
+/**
+ * The environment `skillhost setup` made for a skill's declared dependencies, as a run found it:
+ * `used` (made for this exact content, bound read-only), `stale` (made for an earlier content
+ * of the skill: not used), `missing` (never made), `unreachable` (made, but the user the script
+ * runs as cannot reach it).
+ */
+export interface SkillEnvironmentStatus {
+  readonly status: 'used' | 'stale' | 'missing' | 'unreachable';
+  /** SHA-256 of the skill's whole content, the environment's key. */
+  readonly contentHash: string;
+  /** The environment's folder (when one was made for this content). */
+  readonly folder?: string;
+  /** What the skill declares: `python` (scripts/requirements.txt), `node` (scripts/package.json). */
+  readonly kinds: readonly ('python' | 'node')[];
+}
+
+/**
+ * How a run's memory is limited: `data-segment`, each process's data segment (what it really
+ * allocates, not the address space it reserves), and why no cgroup limit is used instead.
+ */
+export interface MemoryLimitMethod {
+  readonly method: 'data-segment';
+  readonly reason: string;
 }
 
 /**
@@ -280,6 +311,8 @@ export interface ScriptRunResult {
    * secret file, a host path outside what the sandbox shows, a read-only workspace.
    */
   readonly hints?: readonly string[];
+  /** The environment of the skill's declared dependencies (for a skill that declares some). */
+  readonly dependencies?: SkillEnvironmentStatus;
 }
 
 /** What a script would see, as the runner's own plan for a request says (nothing is run). */
@@ -298,6 +331,10 @@ export interface SandboxExplanation {
   /** The kernel's per-process limits, as prlimit takes them (e.g. `--data=2147483648`). */
   readonly limits: readonly string[];
   readonly network: boolean;
+  /** How memory is limited: the method, the bytes each process may use, and why this method. */
+  readonly memory?: MemoryLimitMethod & { readonly bytes: number };
+  /** The environment of the skill's declared dependencies (for a skill that declares some). */
+  readonly dependencies?: SkillEnvironmentStatus;
   /** The full command line (bubblewrap's arguments). */
   readonly command: readonly string[];
 }

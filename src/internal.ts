@@ -23,6 +23,16 @@ export { splitFrontmatter } from './format/frontmatter.js';
 export { parseYamlFast } from './format/yaml-fast.js';
 export { parseYamlWithLibrary } from './format/yaml-library.js';
 export {
+  ArchiveChecker,
+  type ArchiveEntry,
+  type ArchiveEntryType,
+  type CheckedEntry,
+} from './install/archive-rules.js';
+export { diffLines } from './install/changes.js';
+export { hasDifferences } from './install/lockfile.js';
+export { isValidSkillFolderName } from './install/names.js';
+export { type ArchiveFormat, archiveFormat, isFullCommit } from './install/source.js';
+export {
   type ApprovalAsker,
   ApprovalBroker,
   type ApprovalBrokerOptions,
@@ -58,6 +68,7 @@ export {
 } from './loop/providers.js';
 export { RUNTIME_TOOLS_ALLOWED_BY_DEFAULT } from './policy/tools.js';
 export { quote } from './quote.js';
+export { unusableReason } from './registry/entries.js';
 export { SkillRegistry } from './registry/registry.js';
 export { loadScript } from './runtime/scripts.js';
 export { type CheckSkillOptions, checkSkillDirectory } from './skill-files/check.js';

@@ -45,6 +45,8 @@ const allowed: Record<string, readonly string[]> = {
   registry: ['format', 'skill-files'],
   disclosure: ['format', 'registry', 'skill-files'],
   agents: ['format'],
+  // Installing skills: sources, the lockfile, archive entry rules, what an update changes (pure).
+  install: ['format'],
   runtime: ['format', 'skill-files', 'registry', 'disclosure', 'policy', 'audit', 'agents'],
   // The agent loop: the runtime's tools driven by a model through the AI SDK.
   loop: ['format', 'policy', 'agents', 'runtime'],
@@ -58,6 +60,7 @@ const allowed: Record<string, readonly string[]> = {
     'agents',
     'runtime',
     'loop',
+    'install',
   ],
   testing: [
     'root',

@@ -13,10 +13,14 @@ export type AuditEventName =
   | 'tool-call'
   | 'permission-decide'
   | 'permission-approve'
+  | 'environment-setup'
   | 'agent-start'
   | 'agent-end'
   | 'model-request'
-  | 'model-switch';
+  | 'model-switch'
+  | 'skill-install'
+  | 'skill-update'
+  | 'skill-remove';
 
 export type AuditTrigger = 'model' | 'user' | 'router';
 

@@ -97,3 +97,12 @@ export function integerOption(value: unknown, name: string, fallback: number): n
     throw new UsageError(`option '--${name}' needs a whole number, got '${text}'`);
   return Number(text);
 }
+
+/** Reads `--timeout SECONDS` (more than 0, at most a day) as milliseconds, or throws a usage error. */
+export function timeoutOption(value: unknown): number | undefined {
+  if (value === undefined) return undefined;
+  const seconds = Number(value);
+  if (!Number.isFinite(seconds) || seconds <= 0 || seconds > 24 * 3600)
+    throw new UsageError('--timeout needs a number of seconds');
+  return Math.round(seconds * 1000);
+}

@@ -88,7 +88,9 @@ List every skill found in the sources: its name, source, trust, status and
 path. A skill's name is its folder's name; when its SKILL.md claims another
 name, NOTES shows it ("claims name '...'"; claimedName in JSON). Status is one of: active (offered to the model), shadowed (another skill
 with the same name takes precedence; still reachable as name@source), skipped
-(has errors) and untrusted (in a project folder that is not trusted yet).
+(has errors), untrusted (in a project folder that is not trusted yet) and
+disabled (skillhost disable). NOTES says "modified" for an installed skill
+whose files differ from skills-lock.json ("lock": "modified" in JSON).
 Only metadata is read: no skill body enters memory.
 
 ${SOURCE_OPTIONS_HELP}
@@ -233,7 +235,9 @@ DIR), or in place with --workspace-writable, and listed after the run. A
 project folder that is / or holds your home folder is no workspace by default.
 
 The interpreter comes from the file's #! line or extension: sh, bash, python3
-or node; arguments are passed as argv, never through a shell. The policy
+or node; arguments are passed as argv, never through a shell. A skill that
+declares packages (scripts/requirements.txt, scripts/package.json) runs with
+the environment skillhost setup NAME made for its exact content. The policy
 decides first: a trusted skill's allowed-tools may pre-approve the run
 (e.g. Bash(python scripts/run.py:*)), unless the host's rules about commands
 bind it (a run is the command INTERPRETER scripts/PATH ARGS: --deny Bash, a
@@ -619,7 +623,9 @@ Exit codes:
 Print what SCRIPT of the skill NAME would see if skillhost run ran it now, read
 from the runner's own plan (nothing runs, nobody is asked): the interpreter,
 the working directory, every mount in order (ro, rw, tmpfs, hidden: a secret
-file covered by an unreadable placeholder), the environment, and the limits.
+file covered by an unreadable placeholder), the environment, the limits, how
+memory is limited here and why, and, for a skill that declares dependencies,
+whether the environment skillhost setup made for it is used.
 
 Options:
   --workspace DIR, --no-workspace, --workspace-writable, --expose PATH,
@@ -636,6 +642,60 @@ Exit codes:
   2  usage error
   3  refused: the script checks, the workspace, or no sandbox`,
     load: async () => import('./commands/sandbox.js'),
+  },
+  {
+    name: 'setup',
+    summary: "Install a skill's declared dependencies into an environment its scripts use",
+    help: `Usage: skillhost setup [options] NAME
+
+Prepare the packages the skill NAME declares in scripts/requirements.txt
+(Python) or scripts/package.json (Node), once, for its exact content: an
+environment in $SKILLHOST_HOME/envs/SHA256 (the SHA-256 of the skill's whole
+content), which skillhost run (and every other way a script runs: MCP, the
+adapters, agents) then binds read-only: Python scripts run with its python and
+packages, Node scripts find its packages at the skill's scripts/node_modules.
+A skill that changes needs setup again; until then its runs go without the
+environment and say so.
+
+The installers are yours (python3 -m venv and pip, npm ci with a lockfile or
+else npm install, from PATH) and run outside the sandbox, as you, in a copy of
+the skill (its regular files; no links, no .npmrc or pip.conf). Before
+anything runs, setup shows what the skill declares and the exact commands, and
+asks (--yes to approve without asking; without a terminal it is refused unless
+--yes). Packages never run their own code at install: pip installs wheels
+only (--only-binary :all:) and npm runs with --ignore-scripts; a declaration
+that would need it (an editable, source or version-control requirement,
+--no-binary, a git dependency) is refused unless --allow-scripts. The plan and
+each command's outcome go to the audit log.
+
+Options:
+  --yes                Approve the commands shown without asking
+  --find-links DIR     pip: install from this folder of wheels (no index unless
+                       --index-url is given too)
+  --index-url URL      pip: the package index (a mirror, or a local one)
+  --registry URL       npm: the registry (a mirror, or a local one)
+  --offline            No network: pip with no index, npm from its cache
+  --allow-scripts      Let packages run their build and install scripts (pip
+                       source builds, npm scripts), on this machine, outside
+                       the sandbox
+  --force              Make the environment again even if it is ready
+  --timeout SECONDS    Limit for each command (default 600)
+
+${RUNTIME_OPTIONS_HELP}
+  -h, --help           Show this help
+
+Output: the plan (skill, environment, packages, commands), the installers'
+output on stderr, then where the environment is. --json prints the plan and
+the commands' outcomes as JSON.
+
+Exit codes:
+  0  ready (or nothing to set up: the skill declares no dependencies)
+  1  no such skill, it cannot be used, an installer is missing, or a command
+     failed (nothing of the environment is kept)
+  2  usage error
+  3  refused: by you, for want of a terminal without --yes, or a declaration
+     that would run package code without --allow-scripts`,
+    load: async () => import('./commands/setup.js'),
   },
   {
     name: 'approvals',
@@ -665,6 +725,7 @@ Exit codes:
     summary: 'Trust a project folder, so that its project skills load',
     help: `Usage: skillhost trust [DIR]
        skillhost trust --revoke [DIR]
+       skillhost trust --skill NAME [--revoke]
        skillhost trust --list [--json]
 
 Record in the user config ($SKILLHOST_HOME/config.json, default
@@ -673,16 +734,272 @@ directory) is trusted. Project skills (.agents/skills, .skillhost/skills,
 .claude/skills) load only from trusted folders and their sub-folders. The real
 path is recorded, so a link cannot stand in for the folder.
 
+With --skill NAME, trust a skill installed from a git repository or an
+archive (skillhost add), which is untrusted wherever it is installed: as
+skills-lock.json records its files. An update asks again.
+
 Options:
-  --revoke     Stop trusting DIR
-  --list       Print the trusted folders
+  --skill NAME Trust the installed skill NAME instead of a folder
+  --revoke     Stop trusting DIR (or the skill)
+  --list       Print the trusted folders and skills
   --json       With --list, print JSON
   -h, --help   Show this help
 
 Exit codes:
   0  done
+  1  --skill: NAME is not installed (SKILL_NOT_INSTALLED), or its files
+     differ from skills-lock.json (SKILL_MODIFIED)
   2  usage error, or DIR is not a directory`,
     load: async () => import('./commands/trust.js'),
+  },
+  {
+    name: 'add',
+    summary: 'Install skills from a folder, a git repository or an archive',
+    help: `Usage: skillhost add [options] SOURCE
+
+Find the skills in SOURCE, validate them strictly, show each one (name,
+description, scripts, allowed-tools and what the policy would make of them),
+ask, then copy them into the project's .agents/skills (the default inside a
+project: a folder with .git, .agents or skills-lock.json) or ~/.agents/skills
+(--user), and record them in skills-lock.json (at the project's root, or in
+$SKILLHOST_HOME for your own skills) with the commit or digest and the SHA-256
+of every file. A skill with errors is refused; warnings are shown.
+
+SOURCE is one of:
+  ./folder, /path/to/folder        a local folder
+  OWNER/REPO                       a GitHub repository (https://github.com/...)
+  https://host/repo.git, ssh://..., git@host:repo.git, file:///...
+                                   a git repository
+  archive.tar.gz, archive.tgz, archive.zip, or an https:// URL of one
+Git sources take #REF (branch, tag or full commit), #REF:SUBPATH or #:SUBPATH
+(OWNER/REPO:SUBPATH too): only SUBPATH is searched. Archives take #:SUBPATH;
+an archive holding one top folder has it as its root.
+
+Git runs with hooks off, no credential helper or prompt, neither your nor the
+system's git configuration, no submodules (unless --submodules), shallow at
+the resolved commit. Archives are refused as a whole for absolute paths, ..,
+links leaving the archive, devices, duplicate entries, more than 10,000
+entries, more than 100 MiB unpacked or a compression ratio over 100. Only the
+skill folders are copied (links leading out of a skill are left out and
+named); they are staged beside the skills folder and moved into place; nothing
+of a refused source is left. A skill from a git repository or an archive is
+external: a model's first activation of it asks you, as for an untrusted
+skill, until you trust it (skillhost trust --skill NAME). Every install is a
+record in the audit log.
+
+Options:
+  --skill NAME          Install only this skill of the source (repeatable)
+  --project             Install into the project (the current folder)
+  --user                Install into ~/.agents/skills
+  --yes                 Do not ask (needed without a terminal, and with --json)
+  --force               Replace a folder of the same name
+  --submodules          Also fetch the repository's submodules
+  --json                Print what was found and done as JSON
+  --audit-log PATH      The audit log (default: $SKILLHOST_HOME/audit.jsonl)
+  -h, --help            Show this help
+
+Exit codes:
+  0  installed
+  1  a skill could not be installed (errors, a folder of that name exists),
+     or the source could not be fetched or holds no skill
+  2  usage error
+  3  not confirmed (no terminal without --yes, or you said no)`,
+    load: async () => import('./commands/add.js'),
+  },
+  {
+    name: 'install',
+    summary: 'Install exactly the skills skills-lock.json records',
+    help: `Usage: skillhost install [--frozen] [--project | --user] [--json]
+
+Make the installed skills exactly what skills-lock.json records: a missing
+skill folder is fetched from its recorded source at the recorded commit (or
+archive digest) and put in place only if every file has the recorded SHA-256;
+a folder whose files differ is put back as recorded. For teammates and CI
+after a clone. Works on the project's lockfile (inside a project) or, with
+--user, on $SKILLHOST_HOME/skills-lock.json. Every skill installed is a
+record in the audit log.
+
+Options:
+  --frozen            Fail on any difference: a modified folder is reported,
+                      never replaced, and an invalid entry fails the run
+  --project           The project's lockfile (the default inside a project)
+  --user              $SKILLHOST_HOME/skills-lock.json and ~/.agents/skills
+  --json              Print each skill's outcome as JSON
+  --audit-log PATH    The audit log (default: $SKILLHOST_HOME/audit.jsonl)
+  -h, --help          Show this help
+
+Exit codes:
+  0  every skill is as recorded
+  1  a skill could not be reproduced: its source changed (LOCKFILE_MISMATCH),
+     cannot be fetched, or (--frozen) its folder was modified (SKILL_MODIFIED);
+     or the lockfile is missing or invalid
+  2  usage error`,
+    load: async () => import('./commands/install.js'),
+  },
+  {
+    name: 'update',
+    summary: 'Update installed skills from their sources, showing what changed',
+    help: `Usage: skillhost update [options] [NAME...]
+
+Fetch each installed skill's source again (its branch or tag, or the default
+branch; the archive URL; the folder), and for a skill that changed show what
+changed: the SKILL.md diff, scripts added, changed or removed, allowed-tools
+entries added or removed, other files, and what the policy would make of the
+new version. Ask, then replace the folder and record the new commit or digest
+and hashes in skills-lock.json. A changed script needs your approval again
+(approvals are bound to its content), and trust given with skillhost trust
+--skill applies to the version trusted: the new one asks again. A new version
+with errors is refused. A source pinned to a full commit is left alone.
+Without NAME, every skill of the lockfile.
+
+Options:
+  --project           The project's skills (the default inside a project)
+  --user              Your skills (~/.agents/skills)
+  --yes               Do not ask (needed without a terminal, and with --json)
+  --json              Print each skill's changes and outcome as JSON
+  --audit-log PATH    The audit log (default: $SKILLHOST_HOME/audit.jsonl)
+  -h, --help          Show this help
+
+Exit codes:
+  0  up to date, or updated
+  1  a source could not be fetched, or a new version has errors; or NAME is
+     not installed (SKILL_NOT_INSTALLED)
+  2  usage error
+  3  an update was not confirmed (no terminal without --yes, or you said no)`,
+    load: async () => import('./commands/update.js'),
+  },
+  {
+    name: 'remove',
+    summary: 'Remove an installed skill and its lockfile entry',
+    help: `Usage: skillhost remove [options] NAME
+
+Delete the folder of the skill NAME that skillhost add installed, its entry in
+skills-lock.json and any trust you gave it (skillhost trust --skill). The
+project's lockfile is looked in first, then yours. A skill whose files you
+changed is kept unless --force. Recorded in the audit log.
+
+Options:
+  --project           Only the project's skills
+  --user              Only your skills (~/.agents/skills)
+  --force             Remove it even though its files were changed
+  --json              Print what was removed as JSON
+  --audit-log PATH    The audit log (default: $SKILLHOST_HOME/audit.jsonl)
+  -h, --help          Show this help
+
+Exit codes:
+  0  removed
+  1  not installed by skillhost (SKILL_NOT_INSTALLED), or changed and no
+     --force (SKILL_MODIFIED)
+  2  usage error`,
+    load: async () => import('./commands/remove.js'),
+  },
+  {
+    name: 'enable',
+    summary: 'Offer a disabled skill again',
+    help: `Usage: skillhost enable NAME
+
+Remove NAME from the skills you disabled (kept in $SKILLHOST_HOME/config.json):
+it is listed and offered again like any other skill.
+
+Options:
+  --json       Print the result as JSON
+  -h, --help   Show this help
+
+Exit codes:
+  0  done (also when it was not disabled)
+  2  usage error`,
+    load: async () => import('./commands/enable.js'),
+  },
+  {
+    name: 'disable',
+    summary: 'Never offer a skill, whichever source has it',
+    help: `Usage: skillhost disable NAME
+
+Switch the skill NAME off (kept in $SKILLHOST_HOME/config.json): every copy of
+it, in every source, is listed as disabled and never offered: not in the
+catalog, the tools, the router or MCP, and it cannot be activated.
+skillhost enable NAME switches it back on.
+
+Options:
+  --json       Print the result as JSON
+  -h, --help   Show this help
+
+Exit codes:
+  0  done (also when it was disabled already)
+  2  usage error`,
+    load: async () => import('./commands/disable.js'),
+  },
+  {
+    name: 'init',
+    summary: 'Create a new skill that passes strict validation',
+    help: `Usage: skillhost init [options] NAME
+
+Create the folder NAME with a SKILL.md (name, a description to rewrite, and a
+short guide to writing the skill in its body), scripts/example.sh,
+references/REFERENCE.md and assets/, in the project's .agents/skills (or DIR).
+NAME must be lower-case letters, digits and single hyphens. The new skill is
+validated strictly before the command returns.
+
+Options:
+  --dir DIR             Create it in DIR instead of .agents/skills
+  --description TEXT    Its description (default: a sentence to rewrite)
+  --json                Print the result as JSON
+  -h, --help            Show this help
+
+Exit codes:
+  0  created, and valid
+  1  a folder NAME exists there already (SKILL_EXISTS), or it is not valid
+  2  usage error`,
+    load: async () => import('./commands/init.js'),
+  },
+  {
+    name: 'doctor',
+    summary: 'Check the machine, sources, files, keys and MCP clients, with fixes',
+    help: `Usage: skillhost doctor [options]
+
+Check what skillhost depends on and explain each finding with a fix:
+  - Node.js (20.19 or later), bubblewrap (the script sandbox), prlimit (the
+    limits tool) and git (for skillhost add)
+  - the skill sources searched (the same ones every command uses), what each
+    holds, and what discovery ran into
+  - whether the project folder is trusted
+  - the permissions of $SKILLHOST_HOME, config.json and keys.json
+  - the index cache
+  - the audit log's hash chains (as skillhost audit verify)
+  - installed skills against skills-lock.json: missing, modified, external
+  - the model providers configured: whether a key is present (never shown)
+  - MCP client configurations that mention skillhost (Claude Code, Claude
+    Desktop, Codex, Gemini CLI, Cursor, VS Code), and commands that would not
+    run it (such as npx skillhost: the package is not published)
+
+${SOURCE_OPTIONS_HELP}
+  --audit-log PATH        The audit log to verify
+  -h, --help              Show this help
+
+Exit codes:
+  0  nothing failed (warnings and notes allowed)
+  1  a check failed
+  2  usage error`,
+    load: async () => import('./commands/doctor.js'),
+  },
+  {
+    name: 'completion',
+    summary: 'Print a shell completion script (bash, zsh or fish)',
+    help: `Usage: skillhost completion bash|zsh|fish
+
+Print a completion script for the shell, made from the commands and options
+this version's help lists. For example:
+  bash   skillhost completion bash > ~/.local/share/bash-completion/completions/skillhost
+  zsh    skillhost completion zsh > "\${fpath[1]}/_skillhost"
+  fish   skillhost completion fish > ~/.config/fish/completions/skillhost.fish
+
+Options:
+  -h, --help   Show this help
+
+Exit codes:
+  0  printed
+  2  usage error, or an unknown shell`,
+    load: async () => import('./commands/completion.js'),
   },
 ];
 

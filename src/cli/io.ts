@@ -56,10 +56,27 @@ export interface StoredApproval {
   readonly contentHash: string;
 }
 
-/** What skillhost keeps for a user: the project folders the user trusts, and lasting approvals. */
+/**
+ * A skill installed from a source outside the user's control that the user trusts
+ * (`skillhost trust --skill NAME`): bound to its folder and to the digest of the files the
+ * lockfile records, so that an update has to be trusted again.
+ */
+export interface TrustedSkill {
+  readonly skill: string;
+  readonly directory: string;
+  readonly contentHash: string;
+}
+
+/**
+ * What skillhost keeps for a user: the project folders the user trusts, lasting approvals, the
+ * skills switched off, and the installed skills trusted.
+ */
 export interface UserConfig {
   readonly trustedProjects: readonly string[];
   readonly approvals?: readonly StoredApproval[];
+  /** Skill names never offered (`skillhost disable NAME`). */
+  readonly disabledSkills?: readonly string[];
+  readonly trustedSkills?: readonly TrustedSkill[];
 }
 
 /** What the CLI needs from the outside world; the bin passes the real ones. */

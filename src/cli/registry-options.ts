@@ -9,6 +9,7 @@ import {
 } from '../node/index.js';
 import { loadYaml } from '../node/internal.js';
 import { type OptionSpecs, type ParsedArgs, UsageError } from './args.js';
+import { installedSkillSettings } from './installed.js';
 import type { CliDeps } from './io.js';
 import { VERSION } from './version.js';
 
@@ -50,6 +51,9 @@ export interface SourceSettings {
   readonly sources: readonly SkillSource[];
   readonly cache: CacheStore | undefined;
   readonly discovery: DiscoveryOptions;
+  /** Skill names switched off, and installed skills of external origin not trusted yet. */
+  readonly disabled: readonly string[];
+  readonly externalSkills: readonly string[];
 }
 
 /** Builds the sources (and cache settings) from the command line and the user config. */
@@ -57,7 +61,8 @@ export function sourceSettings(args: ParsedArgs, deps: CliDeps): SourceSettings 
   const { options } = args;
   const projectDir = deps.resolvePath(deps.cwd, String(options.project ?? '.'));
   const projectReal = deps.fs.realPath(projectDir) ?? projectDir;
-  const trustedFolders = deps.readConfig(configFile(deps)).trustedProjects;
+  const config = deps.readConfig(configFile(deps));
+  const trustedFolders = config.trustedProjects;
   const projectTrusted = options.trust === true || isProjectTrusted(projectReal, trustedFolders);
   const folders = (name: string, trust: Trust) =>
     ((options[name] as readonly string[] | undefined) ?? []).map((folder) => ({
@@ -90,6 +95,7 @@ export function sourceSettings(args: ParsedArgs, deps: CliDeps): SourceSettings 
     sources,
     cache: options.cache === false ? undefined : deps.cacheStore(cacheDir),
     discovery: { followSymlinks: options['follow-symlinks'] === true },
+    ...installedSkillSettings(projectDir, config, deps),
   };
 }
 
@@ -106,6 +112,8 @@ export function registryOptions(settings: SourceSettings, deps: CliDeps) {
     version: VERSION,
     keepScans: false,
     discovery: settings.discovery,
+    disabled: settings.disabled,
+    externalSkills: settings.externalSkills,
     ...(settings.cache === undefined ? {} : { cache: settings.cache }),
   };
 }

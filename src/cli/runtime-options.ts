@@ -11,7 +11,13 @@ import {
 import { type OptionSpecs, type ParsedArgs, UsageError } from './args.js';
 import type { CliDeps, CliIO } from './io.js';
 import { printable } from './printable.js';
-import { auditLogPath, configFile, SOURCE_OPTIONS, sourceSettings } from './registry-options.js';
+import {
+  auditLogPath,
+  configFile,
+  SOURCE_OPTIONS,
+  skillhostHome,
+  sourceSettings,
+} from './registry-options.js';
 import { VERSION } from './version.js';
 
 /** Options of the commands that use capabilities (and so the policy and the audit log). */
@@ -104,6 +110,11 @@ function terminalConfirm(
   };
 }
 
+/** Where `skillhost setup` keeps the environments of skills' dependencies: $SKILLHOST_HOME/envs. */
+export function environmentsFolder(deps: CliDeps): string {
+  return deps.resolvePath(skillhostHome(deps), 'envs');
+}
+
 /** Where the run folders of a read-only workspace's outputs are made, under the project. */
 export function runsFolder(projectDir: string, deps: CliDeps): string {
   return deps.resolvePath(projectDir, '.skillhost/runs');
@@ -168,6 +179,8 @@ export function openRuntime(
     version: VERSION,
     keepScans: false,
     discovery: settings.discovery,
+    disabled: settings.disabled,
+    externalSkills: settings.externalSkills,
     policy: {
       ...policyConfig(args),
       ...(session.tools === undefined ? {} : { tools: [...session.tools] }),
@@ -197,6 +210,7 @@ export function openRuntime(
       ...(scripts.allowUnsandboxed === true ? { allowUnsandboxed: true } : {}),
       ...(scripts.allowNetwork === true ? { allowNetwork: true } : {}),
       ...(workspace === undefined ? {} : { workspace }),
+      environments: environmentsFolder(deps),
     },
   });
   return {

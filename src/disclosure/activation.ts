@@ -5,6 +5,7 @@ import { showHiddenCharacters } from '../format/characters.js';
 import type { ReadLimits } from '../format/limits.js';
 import { joinPath } from '../paths.js';
 import { quote } from '../quote.js';
+import { unusableReason } from '../registry/entries.js';
 import type { RegistryEntry, SkillRegistry } from '../registry/registry.js';
 import { readSkillDirectory } from '../skill-files/load.js';
 import { escapeXmlText } from './available-skills.js';
@@ -188,10 +189,11 @@ export class SkillSession {
         details: { name: nameOrAddress.slice(0, 200) },
       });
     }
-    if (entry.status === 'skipped' || entry.status === 'untrusted') {
+    const unusable = unusableReason(entry.status);
+    if (unusable !== undefined) {
       throw new SkillhostError(
         'SKILL_UNAVAILABLE',
-        `Skill ${entry.address} cannot be activated: ${entry.status === 'untrusted' ? 'its project folder is not trusted' : 'it has errors'}`,
+        `Skill ${entry.address} cannot be activated: ${unusable}`,
         {
           details: { address: entry.address, status: entry.status },
           diagnostics: entry.diagnostics,

@@ -32,7 +32,27 @@ export {
 } from './disk.js';
 export { createNodeFileSystem } from './fs.js';
 export { sha256 } from './hash.js';
+export { type ExtractedArchive, extractArchive } from './install/archive.js';
+export { type FetchedSource, type FetchOptions, fetchSkillSource } from './install/fetch.js';
+export { type FoundSkills, findSourceSkills, type SourceSkill } from './install/stage.js';
+export {
+  type CopiedTree,
+  copySkillFolder,
+  hashSkillFolder,
+  type SkippedFile,
+  TREE_LIMITS,
+  type TreeLimits,
+} from './install/tree.js';
 export { nodeRuntimeDeps } from './runtime-deps.js';
 export { createSandboxRunner, probeBubblewrap, type SandboxOptions } from './sandbox.js';
+export {
+  buildSkillSetup,
+  planSkillSetup,
+  type SetupCommand,
+  type SkillSetupOptions,
+  type SkillSetupPlan,
+  type SkillSetupResult,
+  type SkillSetupStep,
+} from './skill-setup.js';
 export { createChokidarWatcher } from './watch.js';
 export { createWorkspaceFiles } from './workspace-files.js';

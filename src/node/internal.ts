@@ -9,6 +9,9 @@ export {
   listenHttp,
   type ServerResponse,
 } from './http.js';
+export { gitEnvironment } from './install/git.js';
+export { moveIntoPlace, removeFolder, writeFileAtomically } from './install/place.js';
+export { createStaging, type StagedSkill, type Staging } from './install/stage.js';
 export {
   createSessionStore,
   isSessionId,
@@ -16,4 +19,11 @@ export {
   type SessionFileInfo,
   type SessionStore,
 } from './session-store.js';
+export {
+  type FileFacts,
+  fileFacts,
+  folderUsage,
+  probeSystem,
+  type SystemFacts,
+} from './system-probe.js';
 export { loadYaml } from './yaml.js';

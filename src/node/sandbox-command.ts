@@ -83,6 +83,11 @@ export interface BubblewrapPlan {
   readonly toolchain?: { readonly binds: readonly string[]; readonly asNamed: boolean };
   /** The skill's own node_modules (a trusted skill's), bound read-only into its copy. */
   readonly nodeModules?: string;
+  /**
+   * The Node packages `skillhost setup` installed for the skill, bound read-only at its
+   * `scripts/node_modules` (where Node, CommonJS and ES modules alike, looks first).
+   */
+  readonly skillModules?: string;
   /** The placeholders, made by the runner. */
   readonly placeholders?: { readonly file: string; readonly directory: string };
 }
@@ -135,15 +140,29 @@ export function bubblewrapArguments(plan: BubblewrapPlan): string[] {
     }
     directory = path;
   }
-  // The skill where the model was told it is, read-only (unless it holds the workspace).
-  const skillShown =
-    plan.skillPath !== undefined &&
-    !(plan.workspace !== undefined && isUnder(plan.workspace.path, plan.skillPath));
-  if (skillShown) args.push('--ro-bind', plan.skillCopy, plan.skillPath as string);
+  // The skill where the model was told it is, read-only (unless it holds the workspace). Inside
+  // a workspace shown through a run folder, its path there is a link into the workspace's view:
+  // the copy goes over the view (a mount cannot be made through a link bubblewrap resolves on
+  // the host).
+  const workspaceView = plan.workspace?.outputFolder === undefined ? undefined : plan.workspace;
+  const skillAt =
+    plan.skillPath === undefined ||
+    (plan.workspace !== undefined && isUnder(plan.workspace.path, plan.skillPath))
+      ? undefined
+      : workspaceView !== undefined &&
+          plan.skillPath !== workspaceView.path &&
+          isUnder(plan.skillPath, workspaceView.path)
+        ? `${VIEW_PATH}${plan.skillPath.slice(workspaceView.path.length)}`
+        : plan.skillPath;
+  if (skillAt !== undefined) args.push('--ro-bind', plan.skillCopy, skillAt);
   if (plan.nodeModules !== undefined) {
     args.push('--ro-bind', plan.nodeModules, '/skill/node_modules');
-    if (skillShown)
-      args.push('--ro-bind', plan.nodeModules, `${plan.skillPath as string}/node_modules`);
+    if (skillAt !== undefined) args.push('--ro-bind', plan.nodeModules, `${skillAt}/node_modules`);
+  }
+  if (plan.skillModules !== undefined) {
+    args.push('--ro-bind', plan.skillModules, '/skill/scripts/node_modules');
+    if (skillAt !== undefined)
+      args.push('--ro-bind', plan.skillModules, `${skillAt}/scripts/node_modules`);
   }
   for (const { path, kind } of plan.hidden ?? []) {
     if (plan.placeholders === undefined) break;

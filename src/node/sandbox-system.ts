@@ -29,9 +29,10 @@ export function lstatOrUndefined(path: string): Stats | undefined {
   }
 }
 
-/** An executable regular file of that name in the system folders. */
-export function findExecutable(name: string): string | undefined {
-  for (const folder of SYSTEM_PATH.split(':')) {
+/** An executable regular file of that name in the system folders (or the given PATH's). */
+export function findExecutable(name: string, searchPath = SYSTEM_PATH): string | undefined {
+  for (const folder of searchPath.split(':')) {
+    if (!folder.startsWith('/')) continue;
     const candidate = join(folder, name);
     try {
       accessSync(candidate, constants.X_OK);

@@ -42,6 +42,11 @@ export interface ToolchainContext {
   readonly homeDir: string | undefined;
   /** The workspace's real path (where `.venv`, `.python-version` and `node_modules` are looked for). */
   readonly workspace: string | undefined;
+  /**
+   * The virtual environment `skillhost setup` made for the skill: its python runs Python
+   * scripts, and its `bin` comes first in the PATH of every script (before a project's .venv).
+   */
+  readonly skillVenv?: string;
 }
 
 const isSystem = (path: string) => SYSTEM_FOLDERS.some((name) => isUnder(path, `/${name}`));
@@ -152,7 +157,7 @@ function fromPath(
 }
 
 /** The Python a virtual environment was made from: `home` in its pyvenv.cfg. */
-function venvBase(venv: string): string | undefined {
+export function venvBase(venv: string): string | undefined {
   const config = readText(join(venv, 'pyvenv.cfg'));
   const home = config?.match(/^home\s*=\s*(.+)$/m)?.[1]?.trim();
   return home === undefined ? undefined : prefixOf(join(home, 'python'));
@@ -189,8 +194,17 @@ export function resolveToolchain(
     if (context.workspace !== undefined && isUnder(folder, context.workspace)) return;
     if (!binds.some((bound) => isUnder(folder, bound))) binds.push(folder);
   };
+  if (context.skillVenv !== undefined && interpreter !== 'python3' && interpreter !== 'node') {
+    // A shell script of a set-up skill finds the environment's python first.
+    const base = venvBase(context.skillVenv);
+    bindOutside(context.skillVenv);
+    if (base !== undefined) bindOutside(base);
+    env.VIRTUAL_ENV = context.skillVenv;
+    pathPrefix.push(join(context.skillVenv, 'bin'));
+  }
   if (interpreter === 'python3') {
     const venvs = [
+      context.skillVenv,
       context.env.VIRTUAL_ENV,
       context.workspace === undefined ? undefined : join(context.workspace, '.venv'),
     ];

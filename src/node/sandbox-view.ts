@@ -15,7 +15,7 @@ import {
   unlinkSync,
 } from 'node:fs';
 import { basename, isAbsolute, join, relative, resolve } from 'node:path';
-import type { WrittenFile } from '../deps.js';
+import type { SkillEnvironmentStatus, WrittenFile } from '../deps.js';
 import { SkillhostError } from '../errors.js';
 import { quote } from '../quote.js';
 import { isUnder } from './sandbox-system.js';
@@ -367,6 +367,45 @@ export interface ViewFacts {
   readonly keepsOutputs: boolean;
   /** Whether the run had the network. */
   readonly network?: boolean;
+  /** The skill (its name, as `skillhost setup` takes it) and its dependencies' environment. */
+  readonly skill?: RunSkill;
+}
+
+/** The skill of a run, for hints: its name and the environment of its dependencies. */
+export interface RunSkill {
+  readonly name: string;
+  readonly environment: SkillEnvironmentStatus | undefined;
+}
+
+const DECLARED = { python: 'scripts/requirements.txt', node: 'scripts/package.json' } as const;
+
+/**
+ * Hints about the skill's environment given with every run, failed or not: one made for an
+ * earlier content of the skill (not used), or one its user cannot reach.
+ */
+export function environmentHints(skill: RunSkill): string[] {
+  const found = skill.environment;
+  if (found?.status === 'stale')
+    return [
+      `the skill changed since skillhost setup prepared its packages, so that environment was not used: run skillhost setup ${skill.name} again`,
+    ];
+  if (found?.status === 'unreachable')
+    return [
+      `the environment skillhost setup made for this skill (${found.folder}) was not used: the user the script runs as cannot reach it; let every user search the folders above it (chmod o+x on $SKILLHOST_HOME and its parents: its files stay private)`,
+    ];
+  return [];
+}
+
+/** The hint for a module a script could not import. */
+function moduleHint(module: string, skill: RunSkill | undefined): string {
+  const name = skill?.name ?? 'NAME';
+  const found = skill?.environment;
+  if (found === undefined)
+    return `the module ${module} is not installed where the sandbox looks: a script sees the project's .venv (or VIRTUAL_ENV), ~/.local/lib/pythonX.Y, the python and node on your PATH, and node_modules of the skill or the project; install it there (python3 -m venv .venv && .venv/bin/pip install ..., or npm install in the project), or declare it in the skill's scripts/requirements.txt or scripts/package.json and run skillhost setup ${name}`;
+  const files = found.kinds.map((kind) => DECLARED[kind]).join(' and ');
+  if (found.status === 'used')
+    return `the module ${module} is not in the environment skillhost setup made from ${files} (${found.folder}); declare it there and run skillhost setup ${name} again`;
+  return `the module ${module} is not installed: this skill declares its packages in ${files}; install them once with skillhost setup ${name}`;
 }
 
 /** What a failed network call prints: name lookup, unreachable or refused connections. */
@@ -395,9 +434,7 @@ export function pathHints(
       /No module named '([^']+)'/.exec(line)?.[1] ??
       /Cannot find (?:module|package) '([^']+)'/.exec(line)?.[1];
     if (module !== undefined && !module.startsWith('.') && !module.startsWith('/')) {
-      hints.add(
-        `the module ${module} is not installed where the sandbox looks: a script sees the project's .venv (or VIRTUAL_ENV), ~/.local/lib/pythonX.Y, the python and node on your PATH, and node_modules of the skill or the project; install it there (python3 -m venv .venv && .venv/bin/pip install ..., or npm install in the project)`,
-      );
+      hints.add(moduleHint(module, facts.skill));
       continue;
     }
     const denied = DENIED.test(line);

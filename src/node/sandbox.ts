@@ -1,8 +1,6 @@
 import {
-  accessSync,
   chmodSync,
   closeSync,
-  constants,
   mkdirSync,
   mkdtempSync,
   openSync,
@@ -12,9 +10,10 @@ import {
   writeFileSync,
 } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
+import { basename, dirname, join, resolve } from 'node:path';
 import { DEFAULT_SCRIPT_LIMITS } from '../core.js';
 import type {
+  MemoryLimitMethod,
   SandboxExplanation,
   ScriptRunner,
   ScriptRunRequest,
@@ -23,6 +22,8 @@ import type {
 } from '../deps.js';
 import { SkillhostError } from '../errors.js';
 import { bubblewrapArguments, VIEW_PATH, WRITABLE_MOUNTS, withLimits } from './sandbox-command.js';
+import { describePlan } from './sandbox-explain.js';
+import { probeMemoryLimit } from './sandbox-memory.js';
 import { execute, type ProcessPlan } from './sandbox-process.js';
 import { runShellCommand } from './sandbox-shell.js';
 import { stageSkill } from './sandbox-staging.js';
@@ -35,10 +36,12 @@ import {
   SYSTEM_FOLDERS,
   SYSTEM_PATH,
 } from './sandbox-system.js';
-import { resolveToolchain, type Toolchain } from './sandbox-toolchains.js';
+import { resolveToolchain, type Toolchain, venvBase } from './sandbox-toolchains.js';
+import { checkWritable, reachable, reachableToolchain, runAs } from './sandbox-user.js';
 import {
   changedFiles,
   collectOutputs,
+  environmentHints,
   makeOutputFolder,
   makePlaceholders,
   newRunId,
@@ -51,8 +54,11 @@ import {
 } from './sandbox-view.js';
 import { protectWorkspace } from './sandbox-workspace.js';
 import { canWatchWrites, seccompProgram } from './sandbox-writes.js';
-
-const NOBODY = 65534;
+import {
+  environmentForRun,
+  type RunEnvironment,
+  unreachableEnvironment,
+} from './skill-environment.js';
 
 export interface SandboxOptions {
   /** The user's home folder (never visible inside the sandbox; kept for the unsandboxed fallback). */
@@ -82,64 +88,6 @@ interface SandboxStatus {
   readonly available: boolean;
   readonly reason: string;
   readonly program?: string;
-}
-
-/** Whether uid/gid may search every folder up to `path`, and read (and write) `path` itself. */
-function reachable(path: string, uid: number, gid: number, write: boolean): boolean {
-  const allowed = (folder: string, bits: number): boolean => {
-    const status = statSync(folder);
-    const shift = status.uid === uid ? 6 : status.gid === gid ? 3 : 0;
-    return ((status.mode >> shift) & bits) === bits;
-  };
-  let folder = dirname(path);
-  for (;;) {
-    if (!allowed(folder, 1)) return false;
-    const parent = dirname(folder);
-    if (parent === folder) break;
-    folder = parent;
-  }
-  return allowed(path, write ? 7 : 5);
-}
-
-/**
- * Whom a script runs as when skillhost runs as root: the owner of a granted workspace when that
- * is an ordinary user; `nobody` when there is none, or when `nobody` can use a root-owned one;
- * else (a root-owned workspace `nobody` cannot use) root mapped into the sandbox's user
- * namespace without any capability, with the system's root-only files hidden (`mappedRoot`).
- * A workspace the chosen user cannot use is refused up front rather than failing inside.
- */
-function runAs(workspace: ScriptRunRequest['workspace']): {
-  readonly user: { uid: number; gid: number } | undefined;
-  readonly mappedRoot: boolean;
-} {
-  const nobody = { uid: NOBODY, gid: NOBODY };
-  if (workspace === undefined) return { user: nobody, mappedRoot: false };
-  const status = statSync(workspace.path);
-  if (status.uid === 0) {
-    if (reachable(workspace.path, NOBODY, NOBODY, workspace.writable))
-      return { user: nobody, mappedRoot: false };
-    return { user: undefined, mappedRoot: true };
-  }
-  const user = { uid: status.uid, gid: status.gid };
-  if (!reachable(workspace.path, user.uid, user.gid, workspace.writable)) {
-    throw new SkillhostError(
-      workspace.writable ? 'WORKSPACE_NOT_WRITABLE' : 'SANDBOX_UNAVAILABLE',
-      `Scripts run as the workspace's owner, uid ${user.uid}, which cannot ${workspace.writable ? 'write to' : 'read'} the workspace ${workspace.path}; make it accessible to that user${workspace.writable ? ', or grant it read-only' : ''}`,
-    );
-  }
-  return { user, mappedRoot: false };
-}
-
-/** A writable workspace the script's user (this process's, not root) cannot write: refused. */
-function checkWritable(path: string): void {
-  try {
-    accessSync(path, constants.W_OK);
-  } catch {
-    throw new SkillhostError(
-      'WORKSPACE_NOT_WRITABLE',
-      `The workspace ${path} is granted writable, but this user cannot write to it; make it writable, or grant it read-only`,
-    );
-  }
 }
 
 /**
@@ -179,6 +127,7 @@ export function probeBubblewrap(program: string | false = 'bwrap'): SandboxStatu
 export function createSandboxRunner(options: SandboxOptions = {}): ScriptRunner {
   // Probed on first need and kept for the runner's life: one spawn, not one per run.
   let status: SandboxStatus | undefined;
+  let memory: MemoryLimitMethod | undefined;
   const sandbox = () => {
     status ??= probeBubblewrap(options.bubblewrap);
     return status;
@@ -186,8 +135,10 @@ export function createSandboxRunner(options: SandboxOptions = {}): ScriptRunner 
   return {
     sandbox,
     run: (request) => runScript(request, options, sandbox()) as Promise<ScriptRunResult>,
-    explain: (request) =>
-      runScript(request, options, sandbox(), true) as Promise<SandboxExplanation>,
+    explain: (request) => {
+      memory ??= probeMemoryLimit();
+      return runScript(request, options, sandbox(), memory) as Promise<SandboxExplanation>;
+    },
     runCommand: (request) =>
       runShellCommand(
         request,
@@ -197,116 +148,22 @@ export function createSandboxRunner(options: SandboxOptions = {}): ScriptRunner 
   };
 }
 
-/** Reads a process plan back as what the script would see. */
-function describePlan(plan: ProcessPlan, request: ScriptRunRequest): SandboxExplanation {
-  const argv = plan.argv;
-  const mounts: { kind: string; path: string; source?: string }[] = [];
-  const environment: Record<string, string> = {};
-  let workingDirectory = plan.cwd ?? '';
-  let limits: string[] = [];
-  let interpreter = plan.command;
-  for (let index = 0; index < argv.length; index += 1) {
-    const word = argv[index] as string;
-    const next = argv[index + 1] as string;
-    const after = argv[index + 2] as string;
-    if (word === '--') {
-      const rest = argv.slice(index + 1);
-      const split = rest.indexOf('--');
-      limits =
-        split === -1
-          ? plan.sandbox === 'none'
-            ? argv.slice(0, index).filter((item) => item.startsWith('--'))
-            : []
-          : rest.slice(1, split).filter((item) => item.startsWith('--'));
-      interpreter = (split === -1 ? rest[0] : rest[split + 1]) ?? interpreter;
-      break;
-    }
-    if (word === '--ro-bind' || word === '--bind') {
-      const hidden = next.endsWith('/hidden-file') || next.endsWith('/hidden-directory');
-      mounts.push(
-        hidden
-          ? { kind: 'hidden', path: after }
-          : { kind: word === '--bind' ? 'rw' : 'ro', path: after, source: next },
-      );
-      index += 2;
-    } else if (word === '--tmpfs' || word === '--proc' || word === '--dev') {
-      mounts.push({ kind: word.slice(2), path: next });
-      index += 1;
-    } else if (word === '--symlink') {
-      mounts.push({ kind: 'symlink', path: after, source: next });
-      index += 2;
-    } else if (word === '--setenv') {
-      environment[next] = after;
-      index += 2;
-    } else if (word === '--chdir') {
-      workingDirectory = next;
-      index += 1;
-    } else if (['--size', '--seccomp', '--block-fd', '--remount-ro', '--cap-drop'].includes(word)) {
-      index += 1;
-    }
-  }
-  if (plan.sandbox === 'none') Object.assign(environment, plan.environment);
-  return {
-    sandbox: plan.sandbox,
-    interpreter,
-    workingDirectory,
-    mounts,
-    environment,
-    limits,
-    network: request.network === true,
-    command: [plan.command, ...argv],
-  };
-}
-
 /** The user's toolchain for a run, unless the runner was told to use the system's only. */
 function findToolchain(
   request: ScriptRunRequest,
   options: SandboxOptions,
   workspace: string | undefined,
+  skillVenv: string | undefined,
 ): Toolchain | undefined {
-  if (options.toolchains === false) return undefined;
-  const env = options.toolchains?.env ?? process.env;
+  if (options.toolchains === false && skillVenv === undefined) return undefined;
+  const env = options.toolchains === false ? {} : (options.toolchains?.env ?? process.env);
   return resolveToolchain(request.interpreter, {
     searchPath: env.PATH ?? SYSTEM_PATH,
     env,
     homeDir: options.homeDir ?? env.HOME,
     workspace,
+    ...(skillVenv === undefined ? {} : { skillVenv }),
   });
-}
-
-/**
- * The toolchain as the script's user can use it: folders it cannot reach are left out, and an
- * interpreter it cannot reach gives way to the system's (with nothing of the toolchain).
- */
-function reachableToolchain(
-  toolchain: Toolchain,
-  user: { uid: number; gid: number },
-  interpreter: ScriptRunRequest['interpreter'],
-): Toolchain | undefined {
-  const can = (path: string) => {
-    try {
-      return reachable(path, user.uid, user.gid, false);
-    } catch {
-      return false;
-    }
-  };
-  let real: string;
-  try {
-    real = realpathSync(toolchain.interpreter);
-  } catch {
-    real = toolchain.interpreter;
-  }
-  if (
-    toolchain.origin !== 'system' &&
-    (!can(dirname(toolchain.interpreter)) || !can(dirname(real)))
-  ) {
-    const system = interpreterPath(interpreter);
-    return system === undefined
-      ? undefined
-      : { interpreter: system, origin: 'system', binds: [], env: {}, pathPrefix: [] };
-  }
-  const binds = toolchain.binds.filter(can);
-  return { ...toolchain, binds };
 }
 
 /** The request with a write budget even when a caller left it out (a budget always applies). */
@@ -323,8 +180,10 @@ async function runScript(
   given: ScriptRunRequest,
   options: SandboxOptions,
   status: SandboxStatus,
-  explainOnly = false,
+  /** Given when the run is only explained: how memory is limited here. */
+  explainMemory?: MemoryLimitMethod,
 ): Promise<ScriptRunResult | SandboxExplanation> {
+  const explainOnly = explainMemory !== undefined;
   const request = withWriteBudget(given);
   if (!status.available && request.allowUnsandboxed !== true) {
     throw new SkillhostError(
@@ -334,7 +193,13 @@ async function runScript(
   }
   const workspaceReal =
     request.workspace === undefined ? undefined : realpathSync(request.workspace.path);
-  const toolchain = status.available ? findToolchain(request, options, workspaceReal) : undefined;
+  // The environment `skillhost setup` made for the skill's exact content, if any.
+  let dependencies: RunEnvironment = status.available
+    ? environmentForRun(request.environments, request.skillDirectory, venvBase)
+    : environmentForRun(undefined, request.skillDirectory, venvBase);
+  let toolchain = status.available
+    ? findToolchain(request, options, workspaceReal, dependencies.venv)
+    : undefined;
   const interpreter = toolchain?.interpreter ?? interpreterPath(request.interpreter);
   if (interpreter === undefined) {
     throw new SkillhostError(
@@ -363,9 +228,14 @@ async function runScript(
     const asRoot = process.getuid?.() === 0;
     const chosen =
       asRoot && options.dropRoot !== false && status.available
-        ? runAs(request.workspace)
-        : { user: undefined, mappedRoot: false };
+        ? runAs(request.workspace, dependencies.needs)
+        : { user: undefined, mappedRoot: false, reachesEnvironment: true };
     const user = chosen.user;
+    if (!chosen.reachesEnvironment) {
+      // The workspace's owner cannot reach the environment: the run goes without it.
+      dependencies = unreachableEnvironment(dependencies);
+      toolchain = findToolchain(request, options, workspaceReal, undefined);
+    }
     if (!asRoot && writable && request.workspace !== undefined)
       checkWritable(request.workspace.path);
     const notStaged = stageSkill({
@@ -392,8 +262,10 @@ async function runScript(
       lstatOrUndefined(projectModules)?.isDirectory() === true
         ? { NODE_PATH: projectModules }
         : {};
+    const moduleBin =
+      dependencies.modules === undefined ? [] : ['/skill/scripts/node_modules/.bin'];
     const environment: Record<string, string> = {
-      PATH: [...(usable?.pathPrefix ?? []), SYSTEM_PATH].join(':'),
+      PATH: [...moduleBin, ...(usable?.pathPrefix ?? []), SYSTEM_PATH].join(':'),
       HOME: '/home/sandbox',
       TMPDIR: '/tmp',
       LANG: 'C.UTF-8',
@@ -410,11 +282,14 @@ async function runScript(
       (user === undefined || reachable(skillModules, user.uid, user.gid, false))
         ? realpathSync(skillModules)
         : undefined;
-    // Its mount point in the read-only copy.
-    if (nodeModules !== undefined) {
-      chmodSync(skillCopy, statSync(skillCopy).mode | 0o200);
-      mkdirSync(join(skillCopy, 'node_modules'), { recursive: true });
-    }
+    // Their mount points in the read-only copy.
+    const mountPoint = (folder: string) => {
+      const parent = dirname(join(skillCopy, folder));
+      chmodSync(parent, statSync(parent).mode | 0o200);
+      mkdirSync(join(skillCopy, folder), { recursive: true });
+    };
+    if (nodeModules !== undefined) mountPoint('node_modules');
+    if (dependencies.modules !== undefined) mountPoint('scripts/node_modules');
     let plan: ProcessPlan;
     let scan: WorkspaceScan | undefined;
     let workspacePath: string | undefined;
@@ -462,6 +337,7 @@ async function runScript(
             ? {}
             : { toolchain: { binds: usable.binds, asNamed: usable.origin === 'venv' } }),
           ...(nodeModules === undefined ? {} : { nodeModules }),
+          ...(dependencies.modules === undefined ? {} : { skillModules: dependencies.modules }),
           skillCopy,
           environment,
           prlimit,
@@ -518,7 +394,11 @@ async function runScript(
       };
     }
     // The plan, read back, is the explanation: what would run is what is described.
-    if (explainOnly) return describePlan(plan, request);
+    if (explainOnly)
+      return describePlan(plan, request, {
+        memory: explainMemory,
+        dependencies: dependencies.status,
+      });
     const result = await execute(plan, request);
     let written: WrittenFiles | undefined;
     if (outputFolder !== undefined) {
@@ -536,8 +416,10 @@ async function runScript(
       written = changedFiles(workspacePath, scan.files, after.files);
     }
     const errors = `${result.stderr.head}\n${result.stderr.tail}`;
-    const hints =
-      result.exitCode === 0 && result.signal === null
+    const skill = { name: basename(request.skillDirectory), environment: dependencies.status };
+    const hints = [
+      ...environmentHints(skill),
+      ...(result.exitCode === 0 && result.signal === null
         ? []
         : pathHints(
             errors,
@@ -552,14 +434,17 @@ async function runScript(
               ],
               keepsOutputs: written !== undefined && !writable,
               network: request.network === true,
+              skill,
             },
             (path) => lstatOrUndefined(path) !== undefined,
-          );
+          )),
+    ];
     return {
       ...result,
       ...(notStaged.count === 0 ? {} : { notStaged }),
       ...(written === undefined ? {} : { written }),
       ...(hints.length === 0 ? {} : { hints }),
+      ...(dependencies.status === undefined ? {} : { dependencies: dependencies.status }),
     };
   } finally {
     if (outputFolder !== undefined) {

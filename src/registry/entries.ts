@@ -11,9 +11,24 @@ import type { SkillSource, SourceKind } from './sources.js';
 /**
  * `active`: usable and the winner for its name. `shadowed`: usable, but a copy with higher
  * precedence has the same name. `skipped`: has errors, never offered. `untrusted`: in a project
- * folder that is not trusted yet, never offered.
+ * folder that is not trusted yet, never offered. `disabled`: switched off by the user, never
+ * offered.
  */
-export type SkillStatus = 'active' | 'shadowed' | 'skipped' | 'untrusted';
+export type SkillStatus = 'active' | 'shadowed' | 'skipped' | 'untrusted' | 'disabled';
+
+/** Why a skill of this status cannot be activated, or undefined when it can. */
+export function unusableReason(status: SkillStatus): string | undefined {
+  switch (status) {
+    case 'skipped':
+      return 'it has errors';
+    case 'untrusted':
+      return 'its project folder is not trusted';
+    case 'disabled':
+      return 'it is disabled (skillhost enable NAME turns it back on)';
+    default:
+      return undefined;
+  }
+}
 
 export interface RegistryEntry {
   /**
@@ -23,6 +38,10 @@ export interface RegistryEntry {
   readonly name: string;
   /** `name@source-id`: addresses this copy even when it is shadowed. */
   readonly address: string;
+  /**
+   * The source as it applies to this skill: its own, except that a skill installed from a source
+   * outside the user's control (`RegistryOptions.externalSkills`) has it with trust `untrusted`.
+   */
   readonly source: SkillSource;
   readonly directory: string;
   readonly realDirectory: string;
@@ -62,6 +81,26 @@ export interface EntryRules {
    * directories differ; the registry compares content hashes).
    */
   readonly identical: (winner: SkillCopy, copy: SkillCopy) => boolean;
+  /** Names the user switched off: every copy is `disabled`. */
+  readonly disabled?: (name: string) => boolean;
+  /** Skill directories installed from a source outside the user's control: untrusted. */
+  readonly external?: (directory: string) => boolean;
+}
+
+/** The rules one name group is built by. */
+export type GroupRules = Pick<EntryRules, 'identical' | 'disabled' | 'external'>;
+
+const untrustedViews = new WeakMap<SkillSource, SkillSource>();
+
+/** The source as an externally installed skill of it sees it: the same, but untrusted. */
+function untrustedView(source: SkillSource): SkillSource {
+  if (source.trust === 'untrusted') return source;
+  let view = untrustedViews.get(source);
+  if (view === undefined) {
+    view = { ...source, trust: 'untrusted' };
+    untrustedViews.set(source, view);
+  }
+  return view;
 }
 
 /**
@@ -205,17 +244,19 @@ export function rankCandidate(
 /**
  * The entries of one name group, its candidates sorted by precedence: the first usable copy of
  * an enabled source is active, later usable copies are shadowed (collapsed into it when
- * identical), unusable ones skipped, those of a disabled source untrusted.
+ * identical), unusable ones skipped, those of a disabled source untrusted, those of a name the
+ * user switched off disabled.
  */
-export function buildGroup(
-  group: readonly RankedCandidate[],
-  identical: EntryRules['identical'],
-): RegistryEntry[] {
+export function buildGroup(group: readonly RankedCandidate[], rules: GroupRules): RegistryEntry[] {
+  const { identical } = rules;
+  const disabled =
+    group.length > 0 && rules.disabled?.((group[0] as RankedCandidate).name) === true;
   const entries: RegistryEntry[] = [];
   const addresses = new Set<string>();
   const seenReal = new Set<string>();
   let winner: RegistryEntry | undefined;
-  for (const { record, source, name } of group) {
+  for (const { record, source: found, name } of group) {
+    const source = rules.external?.(record.directory) === true ? untrustedView(found) : found;
     const diagnostics = [...record.diagnostics];
     let address = `${name}@${source.id}`;
     for (let index = 2; addresses.has(address); index += 1)
@@ -227,6 +268,7 @@ export function buildGroup(
     let same: boolean | undefined;
     if (record.metadata === undefined) status = 'skipped';
     else if (!source.enabled) status = 'untrusted';
+    else if (disabled) status = 'disabled';
     else if (winner === undefined) status = 'active';
     else {
       status = 'shadowed';
@@ -316,7 +358,7 @@ export function resolveEntries(
       members = groupEntries(before);
       if (keepGroups) built.set(name, before.start === start ? before : { ...before, start });
     } else {
-      members = buildGroup(group, rules.identical);
+      members = buildGroup(group, rules);
       if (keepGroups) {
         built.set(
           name,

@@ -205,7 +205,7 @@ export function patchEntries(
     const candidates = records.map((record, index) =>
       rankCandidate({ record, source: sources[index] as SkillSource }, name, rank),
     );
-    const rebuilt = buildGroup(candidates, rules.identical);
+    const rebuilt = buildGroup(candidates, rules);
     const hadActive = oldEntries.some((entry) => entry.status === 'active');
     if (hadActive !== rebuilt.some((entry) => entry.status === 'active')) activeNamesChanged = true;
     for (let index = 0; index < rebuilt.length; index += 1)

@@ -7,6 +7,7 @@ import type {
 } from '../deps.js';
 import type { Diagnostic } from '../diagnostics.js';
 import type { YamlSource } from '../format/yaml-engine.js';
+import { isWithinPath } from '../paths.js';
 import { ContentHashes } from './content-hash.js';
 import type { DiscoveryOptions, SourceScan } from './discover.js';
 import {
@@ -55,6 +56,14 @@ export interface RegistryOptions {
    * read; without it such a skill is skipped with YAML_LIBRARY_MISSING. The public entries pass it.
    */
   readonly yaml?: YamlSource;
+  /** Skill names the user switched off: listed as `disabled`, never active, never offered. */
+  readonly disabled?: readonly string[];
+  /**
+   * Skills installed from a source outside the user's control (a git repository, an archive):
+   * each a skill directory, or a folder of them. Their entries are untrusted whatever their
+   * source's trust, so a model's activation asks first, until the user trusts them.
+   */
+  readonly externalSkills?: readonly string[];
 }
 
 function* candidatesOf(scans: readonly SourceScan[]): Generator<Candidate> {
@@ -85,7 +94,16 @@ export class SkillRegistry {
       hasher === undefined
         ? undefined
         : new ContentHashes(options.fs, hasher, options.discovery?.limits);
+    const disabled = new Set(options.disabled ?? []);
+    const external = options.externalSkills ?? [];
     this.#rules = {
+      ...(disabled.size === 0 ? {} : { disabled: (name: string) => disabled.has(name) }),
+      ...(external.length === 0
+        ? {}
+        : {
+            external: (directory: string) =>
+              external.some((folder) => isWithinPath(folder, directory)),
+          }),
       sources: options.sources,
       precedence: options.precedence ?? DEFAULT_PRECEDENCE,
       identical: (winner, copy) => {

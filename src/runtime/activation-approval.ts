@@ -3,6 +3,7 @@ import type { ActivationTrigger } from '../disclosure/activation.js';
 import { sanitizeCatalogText } from '../disclosure/sanitize.js';
 import { SkillhostError } from '../errors.js';
 import { approvalKey } from '../policy/engine.js';
+import { unusableReason } from '../registry/entries.js';
 import type { RegistryEntry } from '../registry/registry.js';
 import type { ActivationApprovalQuestion, ApprovalAnswer, ApprovalStore } from './types.js';
 
@@ -55,8 +56,7 @@ export function pendingApproval(
   const entry = host.resolve(name);
   if (
     entry === undefined ||
-    entry.status === 'skipped' ||
-    entry.status === 'untrusted' ||
+    unusableReason(entry.status) !== undefined ||
     triggeredBy === 'user' ||
     !needsActivationApproval(entry, triggeredBy)
   )

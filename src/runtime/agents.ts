@@ -11,6 +11,7 @@ import { decodeSkillText } from '../format/text.js';
 import type { YamlSource } from '../format/yaml-engine.js';
 import { isWithinPath, joinPath } from '../paths.js';
 import { quote } from '../quote.js';
+import { unusableReason } from '../registry/entries.js';
 import type { SkillRuntime } from './types.js';
 
 /** A folder that holds agent folders, searched in order (the first agent of a name wins). */
@@ -282,10 +283,11 @@ export function loadAgent(
         { details: { skill } },
       );
     }
-    if (entry.status === 'skipped' || entry.status === 'untrusted') {
+    const unusable = unusableReason(entry.status);
+    if (unusable !== undefined) {
       throw new SkillhostError(
         'AGENT_SKILL_UNAVAILABLE',
-        `Agent ${manifest.name} lists skill ${entry.address}, which ${entry.status === 'skipped' ? 'has errors' : 'is in a project folder that is not trusted'}`,
+        `Agent ${manifest.name} lists skill ${entry.address}, which cannot be used: ${unusable}`,
         { details: { skill } },
       );
     }

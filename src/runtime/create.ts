@@ -54,6 +54,11 @@ export interface CreateSkillRuntimeOptions {
     readonly workspace?: ScriptWorkspace;
     /** Give runs the network, once the user confirms it per skill and script (recorded). */
     readonly allowNetwork?: boolean;
+    /**
+     * The folder of environments `skillhost setup` prepares (`$SKILLHOST_HOME/envs`): a skill
+     * that declares its dependencies runs with the one made for its exact content.
+     */
+    readonly environments?: string;
   };
   /** Which kinds of source win a name collision, highest first. */
   readonly precedence?: readonly SourceKind[];
@@ -84,6 +89,13 @@ export interface CreateSkillRuntimeOptions {
    * `workspace_bash`; each within the policy's tools (the ceiling). Needs `deps.workspaceFiles`.
    */
   readonly workspaceTools?: boolean;
+  /** Skill names the user switched off: listed as `disabled`, never offered or activated. */
+  readonly disabled?: readonly string[];
+  /**
+   * Skills installed from a source outside the user's control (skill directories, or folders of
+   * them): untrusted whatever their source's trust, until the user trusts them.
+   */
+  readonly externalSkills?: readonly string[];
 }
 
 /**

@@ -33,6 +33,7 @@ import {
 } from '../policy/tools.js';
 import { quote } from '../quote.js';
 import type { DiscoveryOptions } from '../registry/discover.js';
+import { unusableReason } from '../registry/entries.js';
 import { type RegistryChanges, type RegistryEntry, SkillRegistry } from '../registry/registry.js';
 import type { SkillSource, SourceKind } from '../registry/sources.js';
 import {
@@ -70,6 +71,7 @@ import type {
   ApprovalStore,
   Refusal,
   ScriptRun,
+  SetupAuditEvent,
   SkillFileListing,
   SkillRuntime,
 } from './types.js';
@@ -105,6 +107,8 @@ export interface RuntimeParts {
   readonly listing?: { readonly maxFiles?: number; readonly maxDepth?: number };
   /** The host tools over the workspace: its files, and the workspace as granted (bash runs in it). */
   readonly workspaceTools?: { readonly files: WorkspaceFiles; readonly workspace: ScriptWorkspace };
+  readonly disabled?: readonly string[];
+  readonly externalSkills?: readonly string[];
 }
 
 const DEFAULT_LISTING = { maxFiles: 100, maxDepth: 4 };
@@ -175,7 +179,7 @@ export class Runtime implements SkillRuntime {
     this.#record(sessionStartRecord(parts.policy, hub?.parent));
     if (hub !== undefined) return;
     for (const source of this.#registry.sources) {
-      const entries = this.#registry.entries.filter((entry) => entry.source === source);
+      const entries = this.#registry.entries.filter((entry) => entry.source.id === source.id);
       const findings = this.#registry.diagnostics.filter(
         (finding) => finding.file === source.root || finding.file.startsWith(`${source.root}/`),
       );
@@ -226,6 +230,8 @@ export class Runtime implements SkillRuntime {
       ...(parts.version === undefined ? {} : { version: parts.version }),
       ...(parts.keepScans === undefined ? {} : { keepScans: parts.keepScans }),
       ...(parts.yaml === undefined ? {} : { yaml: parts.yaml }),
+      ...(parts.disabled === undefined ? {} : { disabled: parts.disabled }),
+      ...(parts.externalSkills === undefined ? {} : { externalSkills: parts.externalSkills }),
     });
   }
 
@@ -315,10 +321,11 @@ export class Runtime implements SkillRuntime {
     if (entry === undefined) {
       throw new SkillhostError('SKILL_NOT_FOUND', `No skill named ${quote(name)}`);
     }
-    if (entry.status === 'skipped' || entry.status === 'untrusted') {
+    const unusable = unusableReason(entry.status);
+    if (unusable !== undefined) {
       throw new SkillhostError(
         'SKILL_UNAVAILABLE',
-        `Skill ${entry.address} is ${entry.status === 'skipped' ? 'skipped: it has errors' : 'in a project folder that is not trusted'}`,
+        `Skill ${entry.address} is ${entry.status}: ${unusable}`,
       );
     }
     return entry;
@@ -529,6 +536,27 @@ export class Runtime implements SkillRuntime {
 
   recordAgentEvent(event: AgentAuditEvent): void {
     this.#record({ event: event.event, details: event.details });
+  }
+
+  recordSetup(name: string, event: SetupAuditEvent): void {
+    const entry = this.#usable(name);
+    this.#record({
+      event: 'environment-setup',
+      skill_name: entry.name,
+      source: entry.source.id,
+      content_hash: event.contentHash,
+      tool_or_script_calls: event.commands.map((command) => ({
+        tool: 'setup',
+        args: command.argv,
+        cwd: command.cwd,
+        ...(command.exitCode === undefined ? {} : { exit_code: command.exitCode }),
+        ...(command.durationMs === undefined ? {} : { duration_ms: command.durationMs }),
+      })),
+      ...(event.error === undefined
+        ? {}
+        : { error: { code: event.error.code, message: event.error.message } }),
+      details: { phase: event.phase, ...event.details },
+    });
   }
 
   endTurn(): void {

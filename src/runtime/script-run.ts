@@ -46,6 +46,11 @@ export interface ScriptSettings {
    * for it (a stored "always" for its exact content, a `yes`, or the one-run flag), recorded.
    */
   readonly allowNetwork?: boolean;
+  /**
+   * The folder of environments `skillhost setup` prepares (`$SKILLHOST_HOME/envs`): a skill
+   * that declares its dependencies runs with the one made for its exact content.
+   */
+  readonly environments?: string;
 }
 
 /** What running a script needs of the runtime that owns it. */
@@ -270,6 +275,7 @@ function scriptRequest(
     ...(scripts.workspace === undefined ? {} : { workspace: scripts.workspace }),
     ...(scripts.allowUnsandboxed === true ? { allowUnsandboxed: true } : {}),
     ...(scripts.allowNetwork === true ? { network: true } : {}),
+    ...(scripts.environments === undefined ? {} : { environments: scripts.environments }),
     trusted: entry.source.trust === 'trusted',
   };
 }

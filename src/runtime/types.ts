@@ -126,6 +126,25 @@ export interface AgentAuditEvent {
 }
 
 /**
+ * A step of `skillhost setup` for a skill, for the audit trail: `approve`, written before
+ * anything runs (the environment, the exact commands, who approved them), then `end` (each
+ * command's exit code and duration, or the error that stopped the setup).
+ */
+export interface SetupAuditEvent {
+  readonly phase: 'approve' | 'end';
+  /** SHA-256 of the skill's whole content: the environment's key. */
+  readonly contentHash: string;
+  readonly commands: readonly {
+    readonly argv: readonly string[];
+    readonly cwd: string;
+    readonly exitCode?: number | null;
+    readonly durationMs?: number;
+  }[];
+  readonly details: Readonly<Record<string, unknown>>;
+  readonly error?: SkillhostError;
+}
+
+/**
  * The one object every adapter, the agent loop and the CLI talk to. It owns the registry, the
  * policy and the audit trail: every capability goes through the policy where it applies and
  * leaves one audit record, written before the capability takes effect, so an unwritable log
@@ -212,6 +231,11 @@ export interface SkillRuntime {
    * the fallback model (both models and the first error). Throws when the trail cannot be written.
    */
   recordAgentEvent(event: AgentAuditEvent): void;
+  /**
+   * Records a step of `skillhost setup` for a usable skill (name or address) in this session's
+   * trail. Throws SKILL_NOT_FOUND or SKILL_UNAVAILABLE, or when the trail cannot be written.
+   */
+  recordSetup(name: string, event: SetupAuditEvent): void;
   /** The skills whose grants are in force (those activated in the current turn). */
   readonly grants: readonly ActiveSkillGrants[];
   /** Ends the current turn: every grant of the skills activated in it ends too. */

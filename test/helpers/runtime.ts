@@ -59,6 +59,8 @@ export interface WorldOptions {
   readonly allowUnsandboxed?: boolean;
   readonly workspace?: ScriptWorkspace;
   readonly allowNetwork?: boolean;
+  /** The folder of environments `skillhost setup` makes (scripts.environments). */
+  readonly environments?: string;
 }
 
 /**
@@ -105,6 +107,7 @@ export function world(options: WorldOptions = {}): World {
       ...(options.allowUnsandboxed === true ? { allowUnsandboxed: true } : {}),
       ...(options.workspace === undefined ? {} : { workspace: options.workspace }),
       ...(options.allowNetwork === true ? { allowNetwork: true } : {}),
+      ...(options.environments === undefined ? {} : { environments: options.environments }),
     },
     ...options.options,
     deps: {

@@ -303,3 +303,47 @@ describe('SkillRegistry', () => {
     expect(registry.entries.map((e) => e.name)).toEqual(['one']);
   });
 });
+
+describe('skills the user switched off, and skills installed from elsewhere', () => {
+  it('lists every copy of a disabled name as disabled and offers none of them', () => {
+    const project = tempDir();
+    const user = tempDir();
+    writeSkill(project, 'pdf');
+    writeSkill(user, 'pdf');
+    writeSkill(user, 'other');
+    const registry = SkillRegistry.open({
+      fs,
+      sources: [source('project', 'project', project), source('user', 'user', user)],
+      disabled: ['pdf'],
+    });
+    expect(registry.entries.map((entry) => [entry.address, entry.status])).toEqual([
+      ['other@user', 'active'],
+      ['pdf@project', 'disabled'],
+      ['pdf@user', 'disabled'],
+    ]);
+    expect(registry.active().map((entry) => entry.name)).toEqual(['other']);
+    expect(registry.resolve('pdf')).toBeUndefined();
+  });
+
+  it('makes an externally installed skill untrusted in a trusted source, and only that skill', () => {
+    const project = tempDir();
+    const installed = writeSkill(project, 'from-git');
+    writeSkill(project, 'mine');
+    const registry = SkillRegistry.open({
+      fs,
+      sources: [source('project', 'project', project)],
+      externalSkills: [installed],
+    });
+    const external = registry.resolve('from-git');
+    expect(external?.status).toBe('active');
+    expect(external?.source).toMatchObject({ id: 'project', kind: 'project', trust: 'untrusted' });
+    expect(registry.resolve('mine')?.source.trust).toBe('trusted');
+    // A folder given marks every skill below it.
+    const all = SkillRegistry.open({
+      fs,
+      sources: [source('project', 'project', project)],
+      externalSkills: [project],
+    });
+    expect(all.entries.map((entry) => entry.source.trust)).toEqual(['untrusted', 'untrusted']);
+  });
+});

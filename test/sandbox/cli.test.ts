@@ -155,6 +155,49 @@ describe('skillhost run with the real sandbox', () => {
     );
   });
 
+  it("runs a project's own skill, inside the read-only project folder, at its real path", async () => {
+    const home = tempDir('skillhost-home-');
+    const project = writeTree(tempDir('skillhost-project-'), {
+      'data/rows.csv': 'a\nb\n',
+      '.agents/skills/count/SKILL.md': skillText(
+        'name: count\ndescription: Counts rows. Use for tests.',
+      ),
+      '.agents/skills/count/assets/header.txt': 'rows:\n',
+      '.agents/skills/count/scripts/count.sh': [
+        '#!/bin/sh',
+        `cat "${'$'}(dirname "$0")/../assets/header.txt"`,
+        'wc -l < data/rows.csv',
+        'echo done > out.txt',
+        'echo x > .agents/skills/count/new.txt 2>/dev/null || echo "skill refused"',
+      ].join('\n'),
+    });
+    const run = await runCli(
+      ['run', '--no-default-sources', '--skills', join(project, '.agents/skills'), '--yes'].concat([
+        'count',
+        'scripts/count.sh',
+      ]),
+      { home, cwd: project, runner: 'bubblewrap' },
+    );
+    expect(run.stderr).not.toContain("Can't mkdir");
+    expect(run.stdout).toBe('rows:\n2\nskill refused\n');
+    expect(run.code).toBe(0);
+    const explained = await runCli(
+      [
+        'sandbox',
+        'explain',
+        '--no-default-sources',
+        '--skills',
+        join(project, '.agents/skills'),
+      ].concat(['--json', 'count', 'scripts/count.sh']),
+      { home, cwd: project, runner: 'bubblewrap' },
+    );
+    const plan = JSON.parse(explained.stdout) as { mounts: { kind: string; path: string }[] };
+    // The copy is shown over the workspace's view, where the run folder's link leads.
+    expect(plan.mounts).toContainEqual(
+      expect.objectContaining({ kind: 'ro', path: '/run/workspace/.agents/skills/count' }),
+    );
+  });
+
   it('sandbox explain prints the plan a run would follow, from the runner, running nothing', async () => {
     const { home, base } = setup();
     const project = writeTree(tempDir('skillhost-project-'), {

@@ -10,6 +10,8 @@ import {
 } from './agent-session.js';
 
 export const RUN_OPTIONS = SESSION_OPTIONS;
+/** The provider's key, as agent runs read it (skillhost doctor checks for one). */
+export { apiKey } from './agent-session.js';
 
 /** Exit codes by how the run ended. */
 export const EXIT_CODES: Readonly<Record<LoopStatus, number>> = {

@@ -65,7 +65,7 @@ function positive(value: unknown, name: string): number | undefined {
 }
 
 /** The API key of a provider: the environment first, else $SKILLHOST_HOME/keys.json (private). */
-function apiKey(provider: string, deps: CliDeps): string | undefined {
+export function apiKey(provider: string, deps: CliDeps): string | undefined {
   const variable =
     provider === 'anthropic'
       ? 'ANTHROPIC_API_KEY'

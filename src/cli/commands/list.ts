@@ -2,6 +2,7 @@ import { countBySeverity, type RegistryEntry, type SkillStatus } from '../../nod
 import { parseArgs, UsageError } from '../args.js';
 import type { CommandContext } from '../command.js';
 import { displayPath, printable } from '../format.js';
+import { lockStates } from '../installed.js';
 import { writeWithBackpressure } from '../io.js';
 import { openRegistry, SOURCE_OPTIONS } from '../registry-options.js';
 import { createStyle } from '../style.js';
@@ -17,7 +18,7 @@ function diagnosticJson(entry: RegistryEntry) {
   }));
 }
 
-export function entryJson(entry: RegistryEntry) {
+export function entryJson(entry: RegistryEntry, lock?: 'locked' | 'modified') {
   return {
     name: entry.name,
     address: entry.address,
@@ -33,6 +34,7 @@ export function entryJson(entry: RegistryEntry) {
     ...(entry.metadata === undefined ? {} : { description: entry.metadata.description }),
     ...(entry.shadowedBy === undefined ? {} : { shadowedBy: entry.shadowedBy }),
     ...(entry.identical === undefined ? {} : { identical: entry.identical }),
+    ...(lock === undefined ? {} : { lock }),
     diagnostics: diagnosticJson(entry),
   };
 }
@@ -41,15 +43,23 @@ export async function run({ argv, io, deps }: CommandContext): Promise<number> {
   const args = parseArgs(argv, SOURCE_OPTIONS);
   if (args.positionals.length > 0) throw new UsageError('list takes no arguments');
   const { registry, projectDir, projectTrusted } = openRegistry(args, deps);
+  // Installed skills whose files no longer match skills-lock.json are noted as modified.
+  const locks = lockStates(projectDir, deps);
   const entries = registry.entries;
-  const counts: Record<SkillStatus, number> = { active: 0, shadowed: 0, skipped: 0, untrusted: 0 };
+  const counts: Record<SkillStatus, number> = {
+    active: 0,
+    shadowed: 0,
+    skipped: 0,
+    untrusted: 0,
+    disabled: 0,
+  };
   for (const entry of entries) counts[entry.status] += 1;
   if (args.options.json === true) {
     // Written piece by piece: ten thousand skills never become one string in memory.
     const indent = (text: string) => text.replace(/\n/g, '\n    ');
     let chunk = '{\n  "skills": [';
     for (const [index, entry] of entries.entries()) {
-      chunk += `${index === 0 ? '' : ','}\n    ${indent(JSON.stringify(entryJson(entry), null, 2))}`;
+      chunk += `${index === 0 ? '' : ','}\n    ${indent(JSON.stringify(entryJson(entry, locks.get(entry.directory)), null, 2))}`;
       if (chunk.length > 65_536) {
         await writeWithBackpressure(io.stdout, chunk);
         chunk = '';
@@ -79,6 +89,9 @@ export async function run({ argv, io, deps }: CommandContext): Promise<number> {
       entry.shadowedBy === undefined
         ? ''
         : `${entry.identical ? 'identical to' : 'shadowed by'} ${entry.shadowedBy}`,
+      locks.get(entry.directory) === 'modified'
+        ? 'modified since installed (skills-lock.json)'
+        : '',
       found.error > 0 ? `${found.error} error${found.error === 1 ? '' : 's'}` : '',
       found.warning > 0 ? `${found.warning} warning${found.warning === 1 ? '' : 's'}` : '',
     ].filter((note) => note !== '');
@@ -119,7 +132,7 @@ export async function run({ argv, io, deps }: CommandContext): Promise<number> {
   if (entries.length === 0) lines.push('(no skills found)');
   lines.push(
     '',
-    `${entries.length} skill${entries.length === 1 ? '' : 's'}: ${counts.active} active, ${counts.shadowed} shadowed, ${counts.skipped} skipped, ${counts.untrusted} untrusted`,
+    `${entries.length} skill${entries.length === 1 ? '' : 's'}: ${counts.active} active, ${counts.shadowed} shadowed, ${counts.skipped} skipped, ${counts.untrusted} untrusted${counts.disabled > 0 ? `, ${counts.disabled} disabled` : ''}`,
   );
   // What the search itself ran into (a limit reached, a loop, a folder it could not read):
   // skills may be missing from the table, so say so.

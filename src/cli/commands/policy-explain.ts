@@ -1,4 +1,4 @@
-import { listSkillFiles, loadScript } from '../../internal.js';
+import { listSkillFiles, loadScript, unusableReason } from '../../internal.js';
 import type { RegistryEntry } from '../../node/index.js';
 import {
   type ExplainedCall,
@@ -20,7 +20,7 @@ const MAX_SCRIPTS = 200;
 const MAX_DEPTH = 8;
 
 /** The skill's scripts that could run (interpreter and hash), and those that could not, with why. */
-function skillScripts(
+export function skillScripts(
   entry: RegistryEntry,
   deps: CliDeps,
 ): { scripts: ExplainScript[]; refused: Array<{ script: string; code: string }> } {
@@ -77,7 +77,7 @@ export function explain(args: ParsedArgs, name: string, io: CliIO, deps: CliDeps
   }
   const requested = entry.metadata?.allowedTools;
   const config = policyConfig(args);
-  const usable = entry.status !== 'skipped' && entry.status !== 'untrusted';
+  const usable = unusableReason(entry.status) === undefined;
   const { scripts, refused } = usable ? skillScripts(entry, deps) : { scripts: [], refused: [] };
   const store = approvalStore(deps);
   const options: ExplainOptions = {

@@ -1,4 +1,4 @@
-import type { SkillRegistry } from '../../internal.js';
+import { type SkillRegistry, unusableReason } from '../../internal.js';
 import type { RegistryEntry } from '../../node/index.js';
 import { SkillhostError } from '../../node/index.js';
 import { type ParsedArgs, parseArgs, UsageError } from '../args.js';
@@ -13,10 +13,11 @@ export function usableEntry(registry: SkillRegistry, name: string): RegistryEntr
       'SKILL_NOT_FOUND',
       `No skill named ${JSON.stringify(name.slice(0, 200))}`,
     );
-  if (entry.status === 'skipped' || entry.status === 'untrusted') {
+  const unusable = unusableReason(entry.status);
+  if (unusable !== undefined) {
     throw new SkillhostError(
       'SKILL_UNAVAILABLE',
-      `Skill ${entry.address} is ${entry.status === 'skipped' ? 'skipped: it has errors' : 'in a project folder that is not trusted'}`,
+      `Skill ${entry.address} is ${entry.status}: ${unusable}`,
     );
   }
   return entry;

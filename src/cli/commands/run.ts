@@ -1,5 +1,5 @@
 import { type CapturedOutput, DEFAULT_SCRIPT_LIMITS, SkillhostError } from '../../node/index.js';
-import { parseArgs, UsageError } from '../args.js';
+import { parseArgs, timeoutOption, UsageError } from '../args.js';
 import type { CommandContext } from '../command.js';
 import { writeWithBackpressure } from '../io.js';
 import { printable } from '../printable.js';
@@ -42,13 +42,7 @@ export async function run({ argv, io, deps }: CommandContext): Promise<number> {
   if (args.positionals.length !== 2)
     throw new UsageError('run needs a NAME and a SCRIPT (then -- and its arguments)');
   const [name, script] = args.positionals as [string, string];
-  let timeoutMs: number | undefined;
-  if (args.options.timeout !== undefined) {
-    const seconds = Number(args.options.timeout);
-    if (!Number.isFinite(seconds) || seconds <= 0 || seconds > 24 * 3600)
-      throw new UsageError('--timeout needs a number of seconds');
-    timeoutMs = Math.round(seconds * 1000);
-  }
+  const timeoutMs = timeoutOption(args.options.timeout);
   let maxWriteBytes: number | undefined;
   if (args.options['max-write'] !== undefined) {
     maxWriteBytes = parseSize(String(args.options['max-write']));
@@ -149,6 +143,7 @@ export async function run({ argv, io, deps }: CommandContext): Promise<number> {
           ? `sandbox bubblewrap${args.options['allow-net'] === true ? ' with the network' : ''}`
           : 'NO SANDBOX (allowed explicitly)',
         `approved by ${outcome.approvedBy}`,
+        ...(result.dependencies?.status === 'used' ? ['packages from skillhost setup'] : []),
       ];
       if (result.notStaged !== undefined && result.notStaged.count > 0) {
         const left = result.notStaged;

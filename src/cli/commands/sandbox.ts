@@ -1,10 +1,27 @@
-import { SkillhostError } from '../../node/index.js';
+import { type SkillEnvironmentStatus, SkillhostError } from '../../node/index.js';
 import { parseArgs, UsageError } from '../args.js';
 import type { CommandContext } from '../command.js';
 import { writeWithBackpressure } from '../io.js';
 import { printable } from '../printable.js';
 import { defaultWorkspace, openRuntime, RUNTIME_OPTIONS } from '../runtime-options.js';
-import { parseSize } from '../size.js';
+import { formatSize, parseSize } from '../size.js';
+
+/** What a run does with the environment of the skill's declared dependencies. */
+function dependenciesLine(found: SkillEnvironmentStatus, name: string): string {
+  const declared = found.kinds
+    .map((kind) => (kind === 'python' ? 'scripts/requirements.txt' : 'scripts/package.json'))
+    .join(' and ');
+  switch (found.status) {
+    case 'used':
+      return `dependencies (${declared}): the environment skillhost setup made for this content, ${found.folder}, read-only`;
+    case 'stale':
+      return `dependencies (${declared}): not used: the skill changed since skillhost setup; run skillhost setup ${name} again`;
+    case 'unreachable':
+      return `dependencies (${declared}): not used: the user scripts run as cannot reach ${found.folder}`;
+    default:
+      return `dependencies (${declared}): none installed; run skillhost setup ${name}`;
+  }
+}
 
 /** Exit code of an explanation the checks refused. */
 const REFUSED = 3;
@@ -77,6 +94,12 @@ export async function run({ argv, io, deps }: CommandContext): Promise<number> {
       'environment:',
       ...Object.entries(plan.environment).map(([key, value]) => `  ${key}=${value}`),
       `limits: ${plan.limits.join(' ')}`,
+      ...(plan.memory === undefined
+        ? []
+        : [
+            `memory: the data segment of each process, at most ${formatSize(plan.memory.bytes)} (--memory); no cgroup limit: ${plan.memory.reason}`,
+          ]),
+      ...(plan.dependencies === undefined ? [] : [dependenciesLine(plan.dependencies, name)]),
     ];
     await writeWithBackpressure(io.stdout, `${lines.map((line) => printable(line)).join('\n')}\n`);
     return 0;

@@ -2,23 +2,39 @@ import { parseArgs, UsageError } from '../args.js';
 import type { CommandContext } from '../command.js';
 import { printable } from '../format.js';
 import { configFile } from '../registry-options.js';
+import { trustSkill } from './trust-skill.js';
 
 export function run({ argv, io, deps }: CommandContext): number {
   const { options, positionals } = parseArgs(argv, {
     list: { type: 'boolean' },
     revoke: { type: 'boolean' },
     json: { type: 'boolean' },
+    skill: { type: 'string' },
   });
   if (positionals.length > 1) throw new UsageError('trust takes at most one DIR');
+  if (options.skill !== undefined) {
+    if (positionals.length > 0 || options.list === true)
+      throw new UsageError('--skill NAME takes no DIR and no --list');
+    return trustSkill(String(options.skill), options.revoke === true, io, deps);
+  }
   const path = configFile(deps);
   const config = deps.readConfig(path);
   if (options.list === true) {
+    const skills = config.trustedSkills ?? [];
     if (options.json === true)
-      io.stdout.write(`${JSON.stringify({ trustedProjects: config.trustedProjects }, null, 2)}\n`);
+      io.stdout.write(
+        `${JSON.stringify({ trustedProjects: config.trustedProjects, trustedSkills: skills }, null, 2)}\n`,
+      );
     else
       io.stdout.write(
-        config.trustedProjects.map((folder) => `${printable(folder)}\n`).join('') ||
-          '(no trusted project folders)\n',
+        (config.trustedProjects.map((folder) => `${printable(folder)}\n`).join('') ||
+          '(no trusted project folders)\n') +
+          skills
+            .map(
+              (skill) =>
+                `skill ${printable(skill.skill)}: ${printable(skill.directory)} (sha256 ${skill.contentHash.slice(0, 12)}…)\n`,
+            )
+            .join(''),
       );
     return 0;
   }

@@ -1,7 +1,7 @@
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { SkillhostError } from '../../errors.js';
-import type { StoredApproval, UserConfig } from '../io.js';
+import type { StoredApproval, TrustedSkill, UserConfig } from '../io.js';
 
 /** Reads the user config; a missing file is an empty config, a malformed one an error naming it. */
 export function readUserConfig(path: string): UserConfig {
@@ -16,7 +16,12 @@ export function readUserConfig(path: string): UserConfig {
     });
   }
   try {
-    const value = JSON.parse(text) as { trustedProjects?: unknown; approvals?: unknown };
+    const value = JSON.parse(text) as {
+      trustedProjects?: unknown;
+      approvals?: unknown;
+      disabledSkills?: unknown;
+      trustedSkills?: unknown;
+    };
     const trusted = value.trustedProjects ?? [];
     if (
       !Array.isArray(trusted) ||
@@ -34,7 +39,24 @@ export function readUserConfig(path: string): UserConfig {
     if (!Array.isArray(approvals) || !approvals.every(isApproval)) {
       throw new Error('approvals must be a list of {key, skill, script, contentHash}');
     }
-    return { trustedProjects: trusted as string[], approvals };
+    const disabled = value.disabledSkills ?? [];
+    if (!Array.isArray(disabled) || !disabled.every((item) => typeof item === 'string'))
+      throw new Error('disabledSkills must be a list of skill names');
+    const skills = value.trustedSkills ?? [];
+    const isTrustedSkill = (item: unknown): item is TrustedSkill =>
+      typeof item === 'object' &&
+      item !== null &&
+      ['skill', 'directory', 'contentHash'].every(
+        (field) => typeof (item as Record<string, unknown>)[field] === 'string',
+      );
+    if (!Array.isArray(skills) || !skills.every(isTrustedSkill))
+      throw new Error('trustedSkills must be a list of {skill, directory, contentHash}');
+    return {
+      trustedProjects: trusted as string[],
+      approvals,
+      ...(disabled.length === 0 ? {} : { disabledSkills: disabled as string[] }),
+      ...(skills.length === 0 ? {} : { trustedSkills: skills }),
+    };
   } catch (error) {
     throw new SkillhostError(
       'CONFIG_INVALID',
