@@ -133,3 +133,22 @@ describe('skillhost chat', () => {
     );
   });
 });
+
+describe('skillhost tools --workspace', () => {
+  it('lists the host tools over a workspace; write and edit only when writable', async () => {
+    const workspace = tempDir('skillhost-tools-');
+    const argv = ['tools', '--no-default-sources', '--skills', join(examples, 'skills'), '--json'];
+    const names = (stdout: string) =>
+      (JSON.parse(stdout) as Array<{ name: string }>).map((tool) => tool.name);
+    const skills = await runCli(argv);
+    expect(names(skills.stdout)).not.toContain('workspace_read');
+    const readOnly = await runCli([...argv, '--workspace', workspace]);
+    expect(names(readOnly.stdout)).toContain('workspace_bash');
+    expect(names(readOnly.stdout)).not.toContain('workspace_write');
+    const writable = await runCli([...argv, '--workspace', workspace, '--workspace-writable']);
+    expect(names(writable.stdout)).toEqual(
+      expect.arrayContaining(['workspace_write', 'workspace_edit']),
+    );
+    expect((await runCli(['tools', '--workspace-writable'])).code).toBe(2);
+  });
+});

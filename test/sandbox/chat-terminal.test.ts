@@ -59,7 +59,9 @@ function terminal(argv: readonly string[], env: Record<string, string>) {
 
 describe('skillhost chat on a real terminal', () => {
   it('streams answers, asks inline (yes runs in bubblewrap, no tells the model why), and Ctrl-C interrupts, then leaves', async () => {
-    const workspace = writeTree(tempDir('skillhost-chat-'), { 'notes.txt': 'three\nlines\nhere\n' });
+    const workspace = writeTree(tempDir('skillhost-chat-'), {
+      'notes.txt': 'three\nlines\nhere\n',
+    });
     const server = await startModelServer({
       anthropic: [
         { text: 'Hello from the model.' },
