@@ -415,6 +415,7 @@ export interface WorkspaceEntry {
 export type WorkspaceReadResult =
   | {
       readonly ok: true;
+      /** The bytes read. They may live in a buffer the next read reuses: copy them to keep them. */
       readonly bytes: Uint8Array;
       /** The file's full size (more than `bytes` when only its start was read). */
       readonly size: number;

@@ -91,7 +91,11 @@ export function isInside(parent: string, child: string): boolean {
  * a size is read up to that size (one read for a small file); a size of 0 (procfs and the like)
  * means read until end of file. Either way the cap holds, whatever the file does meanwhile.
  */
-function readBounded(fd: number, size: number, maxBytes: number): { bytes: Buffer; over: boolean } {
+export function readBounded(
+  fd: number,
+  size: number,
+  maxBytes: number,
+): { bytes: Buffer; over: boolean } {
   const cap = maxBytes + 1;
   const expected = size > 0 ? Math.min(size, cap) : 0;
   // Small files (nearly every SKILL.md) are read into one reused buffer: no allocation per file.

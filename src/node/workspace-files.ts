@@ -10,7 +10,6 @@ import {
   openSync,
   readdirSync,
   readlinkSync,
-  readSync,
   realpathSync,
   type Stats,
   writeSync,
@@ -29,7 +28,7 @@ import type {
 } from '../deps.js';
 import { SkillhostError } from '../errors.js';
 import { describeKind } from '../read-results.js';
-import { isInside, kindOfDirent, kindOfStats } from './fs.js';
+import { isInside, kindOfDirent, kindOfStats, readBounded } from './fs.js';
 import { isSecretName, NOT_SEARCHED, normaliseExposed } from './sandbox-view.js';
 import { normaliseProtectedPath, PROTECTED_WORKSPACE_PATHS } from './sandbox-workspace.js';
 
@@ -89,25 +88,6 @@ function segmentsOf(path: string): string[] | WorkspaceFailure {
       return fail('outside', `${JSON.stringify(path)} is not a plain path inside the workspace`);
   }
   return segments;
-}
-
-/** Reads at most `maxBytes` + 1 bytes from an open descriptor. */
-function readBounded(fd: number, size: number, maxBytes: number): { bytes: Buffer; over: boolean } {
-  const cap = maxBytes + 1;
-  let buffer = Buffer.allocUnsafe(Math.max(1, Math.min(cap, size > 0 ? size + 1 : 64 * 1024)));
-  let filled = 0;
-  for (;;) {
-    if (filled === buffer.length) {
-      if (buffer.length >= cap) break;
-      const grown = Buffer.allocUnsafe(Math.min(cap, buffer.length * 2));
-      buffer.copy(grown, 0, 0, filled);
-      buffer = grown;
-    }
-    const count = readSync(fd, buffer, filled, buffer.length - filled, null);
-    if (count === 0) break;
-    filled += count;
-  }
-  return { bytes: buffer.subarray(0, Math.min(filled, maxBytes)), over: filled > maxBytes };
 }
 
 /**

@@ -294,6 +294,24 @@ export function describeRun(result: ScriptRunResult): string {
   return `${stream('stdout', result.stdout)}${stream('stderr', result.stderr)}${files}${hints}[${ending}${result.outputLimited ? ', stopped at the output limit' : ''}${result.resourceLimit === 'write' ? ', stopped at the write limit (it wrote more than it may in all)' : result.resourceLimit === 'memory' ? ', failed at the memory limit (it needed more memory than it may use)' : ''}; sandbox: ${result.sandbox}${notStagedNote(result)}]`;
 }
 
+/**
+ * A run as a tool's result: an error when it timed out, was killed or hit a resource limit (a
+ * non-zero exit is the script's own answer, not an error), with the model's text.
+ */
+export function runResult(
+  result: ScriptRunResult,
+): Pick<ToolCallResult, 'isError' | 'code' | 'text'> {
+  return {
+    isError: result.timedOut || result.signal !== null || result.resourceLimit !== undefined,
+    ...(result.timedOut
+      ? { code: 'SCRIPT_TIMEOUT' as const }
+      : result.resourceLimit !== undefined
+        ? { code: 'RESOURCE_LIMIT' as const }
+        : {}),
+    text: describeRun(result),
+  };
+}
+
 /** Says which files of the skill the script did not get, so that a missing file is explained. */
 function notStagedNote(result: ScriptRunResult, shown = 10): string {
   const left = result.notStaged;
@@ -361,13 +379,7 @@ async function execute(
       );
       const { result } = run;
       return {
-        isError: result.timedOut || result.signal !== null || result.resourceLimit !== undefined,
-        ...(result.timedOut
-          ? { code: 'SCRIPT_TIMEOUT' as const }
-          : result.resourceLimit !== undefined
-            ? { code: 'RESOURCE_LIMIT' as const }
-            : {}),
-        text: describeRun(result),
+        ...runResult(result),
         data: {
           exitCode: result.exitCode,
           signal: result.signal,

@@ -11,7 +11,7 @@ import type {
 } from '../deps.js';
 import { SkillhostError } from '../errors.js';
 import { cleanText } from '../format/characters.js';
-import { describeRun } from './tools.js';
+import { runResult } from './tools.js';
 import { compileGlob, lineMatcher } from './workspace-search.js';
 
 /**
@@ -470,13 +470,7 @@ export async function runCommand(
     ...(context.allowUnsandboxed ? { allowUnsandboxed: true } : {}),
   });
   return {
-    isError: result.timedOut || result.signal !== null || result.resourceLimit !== undefined,
-    ...(result.timedOut
-      ? { code: 'SCRIPT_TIMEOUT' as const }
-      : result.resourceLimit !== undefined
-        ? { code: 'RESOURCE_LIMIT' as const }
-        : {}),
-    text: describeRun(result),
+    ...runResult(result),
     data: {
       exitCode: result.exitCode,
       signal: result.signal,

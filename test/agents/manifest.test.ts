@@ -9,11 +9,7 @@ const FILE = 'agents/code-analyst/agent.yaml';
 
 describe('agent.yaml', () => {
   it('reads tools as a list of names or devices, and refuses anything else', () => {
-    const listed = parseAgentManifest(
-      'name: a\ntools:\n  - /dev/fs/read\n  - Bash\n',
-      FILE,
-      'a',
-    );
+    const listed = parseAgentManifest('name: a\ntools:\n  - /dev/fs/read\n  - Bash\n', FILE, 'a');
     expect(listed.manifest?.tools).toEqual(['/dev/fs/read', 'Bash']);
     expect(parseAgentManifest('name: a\n', FILE, 'a').manifest?.tools).toBeUndefined();
     const text = parseAgentManifest('name: a\ntools: /dev/fs\n', FILE, 'a');

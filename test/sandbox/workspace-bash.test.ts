@@ -1,4 +1,4 @@
-import { chmodSync, chownSync, existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
@@ -6,30 +6,12 @@ import { describe, expect, it } from 'vitest';
 import { createWorkspaceFiles } from '../../src/node/workspace-files.js';
 import { CANONICAL_TOOLS } from '../../src/policy/tools.js';
 import { world } from '../helpers/runtime.js';
-import { tempDir, writeTree } from '../helpers/temp.js';
+import { ownedWorkspace } from '../helpers/temp.js';
 
 // The workspace_bash tool runs its command in bubblewrap as a skill's script runs: the
 // workspace as granted, its secret files hidden, no network, the limits.
 
-const asRoot = process.getuid?.() === 0;
-
-/** A workspace its sandboxed user may write (as root, the command runs as the workspace's owner). */
-function project(files: Record<string, string>): string {
-  const root = writeTree(tempDir('skillhost-bash-'), files);
-  if (asRoot) {
-    const give = (folder: string) => {
-      chownSync(folder, 4321, 4321);
-      for (const entry of readdirSync(folder, { withFileTypes: true })) {
-        const child = join(folder, entry.name);
-        if (entry.isDirectory()) give(child);
-        else chownSync(child, 4321, 4321);
-      }
-    };
-    give(root);
-  }
-  chmodSync(root, 0o755);
-  return root;
-}
+const project = (files: Record<string, string>) => ownedWorkspace(files, 'skillhost-bash-');
 
 function bashWorld(root: string, writable: boolean) {
   return world({
