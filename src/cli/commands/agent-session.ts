@@ -295,6 +295,13 @@ export interface AgentSession {
   readonly view: TerminalView | undefined;
   /** The model first, then its fallback. */
   readonly models: readonly ModelHandle[];
+  /**
+   * The conversation the next turn sends (after the system prompt, which never changes): what a
+   * context command such as compaction works on, in place, writing what it did to the log.
+   */
+  readonly history: AgentLoopResult['messages'];
+  /** Appends a record to the session's log (keys redacted). */
+  log(record: Record<string, unknown>): void;
   /** Runs one user turn (a task, or none to go on with a resumed history) to its end. */
   turn(task: string | undefined, signal: AbortSignal): Promise<AgentLoopResult>;
   /** Switches the model of the next turns (an alias or an id of the session's provider). */
@@ -554,6 +561,8 @@ export async function openAgentSession(
       get models() {
         return models;
       },
+      history,
+      log,
       turn,
       setModel,
       activeSkills,
