@@ -1,7 +1,7 @@
 // A scripted stand-in for a model, on 127.0.0.1 only: it speaks the Anthropic Messages API's
-// stream, so the real provider code reads it, and plays the code-analyst agent's turn: read the
-// review checklist, count the lines of the workspace's files in the sandbox, then answer from
-// what the tools returned. It is not a model: it reasons about nothing. `npm start` uses it only
+// stream, so the real provider code reads it, and plays the code-analyst agent's turn: find the
+// skills for the task, read the review checklist and a workspace file, run a command and the
+// skill's script in the sandbox, then answer from what the tools returned. It is not a model: it reasons about nothing. `npm start` uses it only
 // when no real provider is usable, and says so; the loop benchmark uses it as an instant model.
 import { createServer } from 'node:http';
 
@@ -76,6 +76,23 @@ function lastToolResult(body) {
   return content;
 }
 
+/** The calls the code-analyst makes, in order, before it answers. */
+const CODE_ANALYST_CALLS = [
+  // Route: which skills fit the task (the router ranks them).
+  { name: 'skillhost_search', input: { query: 'review code quality and find likely problems' } },
+  // The preloaded code-analysis skill's checklist.
+  { name: 'skillhost_read', input: { name: 'code-analysis', path: 'references/checklist.md' } },
+  // A file of the workspace, with the host read tool.
+  { name: 'workspace_read', input: { path: 'code-analysis/SKILL.md', limit: 5 } },
+  // A command in the sandbox, with the bash tool.
+  { name: 'workspace_bash', input: { command: 'ls */SKILL.md | wc -l' } },
+  // The skill's own script, in the sandbox.
+  {
+    name: 'skillhost_run',
+    input: { name: 'code-analysis', script: 'scripts/count_lines.sh', args: ['.'] },
+  },
+];
+
 /** The code-analyst's scripted turn, by how many tool results the conversation holds. */
 export function codeAnalystTurn(body) {
   const results = (body.messages ?? []).flatMap((message) =>
@@ -83,28 +100,19 @@ export function codeAnalystTurn(body) {
       ? message.content.filter((part) => part.type === 'tool_result')
       : [],
   ).length;
-  if (results === 0)
+  const call = CODE_ANALYST_CALLS[results];
+  if (call !== undefined)
     return messageEvents(
       [
-        { type: 'text', text: 'I will follow the review checklist first.\n' },
-        {
-          type: 'tool_use',
-          id: 'toolu_checklist',
-          name: 'skillhost_read',
-          input: { name: 'code-analysis', path: 'references/checklist.md' },
-        },
-      ],
-      'tool_use',
-    );
-  if (results === 1)
-    return messageEvents(
-      [
-        {
-          type: 'tool_use',
-          id: 'toolu_count',
-          name: 'skillhost_run',
-          input: { name: 'code-analysis', script: 'scripts/count_lines.sh', args: ['.'] },
-        },
+        ...(results === 0
+          ? [
+              {
+                type: 'text',
+                text: 'I will find the skills for this, then follow the review checklist.\n',
+              },
+            ]
+          : []),
+        { type: 'tool_use', id: `toolu_${results + 1}`, ...call },
       ],
       'tool_use',
     );

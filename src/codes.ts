@@ -477,6 +477,41 @@ export const CODES = {
     "The sandbox cannot write where the run needs to: a writable workspace its user cannot write, or the run folder that keeps a read-only workspace's outputs cannot be made.",
     'Make the folder writable by its owner (scripts run as the workspace owner), grant it read-only, or keep outputs elsewhere (--out DIR).',
   ),
+  WORKSPACE_PATH_INVALID: code(
+    'runtime',
+    'A host tool was given a path it does not take: outside the workspace (absolute, or through a symbolic link), with .. segments, home-relative (~) or holding control characters.',
+    'Give the path relative to the workspace (or absolute inside it), from the workspace down.',
+  ),
+  WORKSPACE_FILE_NOT_FOUND: code(
+    'runtime',
+    'The workspace has no such file or folder.',
+    'List the folder (workspace_list) or find the file (workspace_glob).',
+  ),
+  WORKSPACE_FILE_HIDDEN: code(
+    'runtime',
+    'The file is hidden from the host tools and the sandbox because files like it commonly hold secrets (.env, .env.*, *.pem, *.key, id_* keys, .npmrc, .pypirc, .netrc, .git-credentials, .git/config).',
+    'If the agent really needs it, run with --expose PATH for that file.',
+  ),
+  WORKSPACE_FILE_UNREADABLE: code(
+    'runtime',
+    'The workspace path cannot be read as asked: not a regular file (a folder, FIFO, socket or device), not a folder where one is needed, too large, binary where text is needed, or not permitted.',
+    'Name a regular text file (or a folder, to list it); write a large file whole with workspace_write.',
+  ),
+  WORKSPACE_WRITE_REFUSED: code(
+    'runtime',
+    'The host tools do not write there: the workspace is read-only, the path is protected (.git, agent and editor folders, .envrc, --protect), a symbolic link is on the way, or the file has other hard links.',
+    'Grant the workspace writable (--workspace-writable) for files that are not protected, and write real files, not links.',
+  ),
+  WORKSPACE_FILE_CHANGED: code(
+    'runtime',
+    'The file changed between reading it and writing it (or while it was opened), so it was not written.',
+    'Read the file again and redo the change.',
+  ),
+  WORKSPACE_EDIT_MISMATCH: code(
+    'runtime',
+    'workspace_edit: old_text is not in the file, or is in it more than once without replace_all.',
+    'Read the file again and copy old_text exactly (spaces, tabs, line ends), with enough context to occur once.',
+  ),
   SANDBOX_UNAVAILABLE: code(
     'runtime',
     'No OS sandbox is available to run the script (bubblewrap missing or not permitted).',

@@ -56,6 +56,7 @@ export { CODES, type Code, type CodeCategory, type CodeInfo, describeCode } from
 export type {
   CacheStore,
   CapturedOutput,
+  CommandRunRequest,
   ContentHasher,
   DirectoryEntry,
   DirectoryWatcher,
@@ -81,6 +82,14 @@ export type {
   SkillFileSystem,
   WatchHandle,
   WatchOptions,
+  WorkspaceEntry,
+  WorkspaceFailure,
+  WorkspaceFileIdentity,
+  WorkspaceFiles,
+  WorkspaceListResult,
+  WorkspaceProblem,
+  WorkspaceReadResult,
+  WorkspaceWriteResult,
   WrittenFile,
   WrittenFiles,
 } from './deps.js';
@@ -212,7 +221,13 @@ export {
   type GrantExplanation,
   type GrantStatus,
 } from './policy/explain.js';
-export { CANONICAL_TOOLS, type CanonicalTool, canonicalTool } from './policy/tools.js';
+export {
+  agentTools,
+  CANONICAL_TOOLS,
+  type CanonicalTool,
+  canonicalTool,
+  WORKSPACE_TOOLS_ALLOWED_BY_DEFAULT,
+} from './policy/tools.js';
 // Sources, trust and the registry's entries.
 export type { DiscoveryOptions } from './registry/discover.js';
 export type { FileIdentity } from './registry/identity.js';
@@ -273,7 +288,9 @@ export type {
   SetupAuditEvent,
   SkillFileListing,
   SkillRuntime,
+  ToolApprovalQuestion,
 } from './runtime/types.js';
+export type { WorkspaceToolName } from './runtime/workspace-tools.js';
 // Skill folders read through a file system: validation and loading.
 export type { SkillCheck } from './skill-files/check.js';
 export {

@@ -15,6 +15,7 @@ import {
   type YamlSource,
 } from './core.js';
 
+export { MODEL_PRICES, type ModelPrice, modelCost, modelPrice } from './agents/prices.js';
 export {
   isRotatedLogName,
   openHeads,

@@ -1,7 +1,7 @@
 import type { EntryKind, ReadResult } from './deps.js';
 
 /** How a read names what it found instead of a regular file. */
-function describeKind(kind: EntryKind): string {
+export function describeKind(kind: EntryKind): string {
   switch (kind) {
     case 'directory':
       return 'a directory';

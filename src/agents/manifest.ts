@@ -29,6 +29,12 @@ export interface AgentManifest {
   readonly skills: readonly string[];
   /** Skills offered progressively (catalog only); when present, the agent's catalog holds only these. */
   readonly deferredSkills?: readonly string[];
+  /**
+   * The agent's tools, as tool names or devices (`/dev/fs/read`, `/dev/shell`, `/dev/scripts`,
+   * `Read`, `Bash`): the host's tools narrowed to these, never widened; the skill mechanics
+   * (activate, read a skill's file, search) stay. Absent: the host's tools.
+   */
+  readonly tools?: readonly string[];
 }
 
 export interface ParsedAgentManifest {
@@ -44,6 +50,7 @@ const FIELDS = new Set([
   'context_budget',
   'skills',
   'deferred_skills',
+  'tools',
 ]);
 const MODEL_FIELDS = new Set(['provider', 'preferred', 'fallback']);
 const MAX_BUDGET = 10_000_000;
@@ -186,14 +193,14 @@ export function parseAgentManifest(
     } else contextBudget = number;
   }
 
-  const list = (key: string): string[] | undefined => {
+  const list = (key: string, noun = 'skill names'): string[] | undefined => {
     const value = data[key];
     if (value === undefined) return undefined;
     if (!Array.isArray(value)) {
       report(
         'AGENT_FIELD_INVALID',
         'error',
-        `${quote(key)} must be a list of skill names${typeof value === 'string' ? ` (write "${key}: [${value.slice(0, 40)}]" or one "- name" per line)` : ''}`,
+        `${quote(key)} must be a list of ${noun}${typeof value === 'string' ? ` (write "${key}: [${value.slice(0, 40)}]" or one "- name" per line)` : ''}`,
         at(key),
       );
       return undefined;
@@ -202,7 +209,7 @@ export function parseAgentManifest(
       report(
         'AGENT_FIELD_INVALID',
         'error',
-        `${quote(key)} lists more than ${MAX_LIST} skills`,
+        `${quote(key)} lists more than ${MAX_LIST} ${noun}`,
         at(key),
       );
       return undefined;
@@ -210,7 +217,7 @@ export function parseAgentManifest(
     const names: string[] = [];
     for (const item of value as readonly FrontmatterValue[]) {
       if (typeof item !== 'string' || item.trim() === '') {
-        report('AGENT_FIELD_INVALID', 'error', `${quote(key)} must hold only skill names`, at(key));
+        report('AGENT_FIELD_INVALID', 'error', `${quote(key)} must hold only ${noun}`, at(key));
         return undefined;
       }
       const skill = item.trim();
@@ -229,6 +236,7 @@ export function parseAgentManifest(
   };
   const skills = list('skills') ?? [];
   const deferredSkills = list('deferred_skills');
+  const tools = list('tools', 'tool names or devices');
   for (const skill of deferredSkills ?? []) {
     if (skills.includes(skill)) {
       report(
@@ -252,6 +260,7 @@ export function parseAgentManifest(
       ...(deferredSkills === undefined
         ? {}
         : { deferredSkills: deferredSkills.filter((skill) => !skills.includes(skill)) }),
+      ...(tools === undefined ? {} : { tools }),
     },
     diagnostics,
   };

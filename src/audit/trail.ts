@@ -10,6 +10,7 @@ export type AuditEventName =
   | 'resource-read'
   | 'resource-list'
   | 'script-run'
+  | 'tool-call'
   | 'permission-decide'
   | 'permission-approve'
   | 'environment-setup'

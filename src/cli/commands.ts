@@ -1,5 +1,5 @@
 import type { CommandEntry } from './command.js';
-import { RUNTIME_OPTIONS_HELP, SOURCE_OPTIONS_HELP } from './source-help.js';
+import { RUNTIME_OPTIONS_HELP, SESSION_OPTIONS_HELP, SOURCE_OPTIONS_HELP } from './source-help.js';
 
 /** Every command, with its help text; modules load only when their command runs. */
 export const COMMANDS: readonly CommandEntry[] = [
@@ -443,8 +443,12 @@ trusted), then ~/.agents/agents. NAME is an identifier, never a path.
            tool call checked against its schema, decided by the policy, approved,
            run by skillhost and recorded in the audit log. Its system prompt is
            instructions.md, each preloaded skill's body headed by its directory,
-           then the catalog. Every run is a session kept as JSON Lines in
-           $SKILLHOST_HOME/sessions (skillhost sessions list|show).
+           then the catalog. Its tools: the skill tools and the host tools over
+           the workspace (see skillhost tools), within --tools and the agent's
+           "tools" (names or devices: /dev/fs, /dev/fs/read, /dev/shell,
+           /dev/scripts). Every run is a session kept as JSON Lines in
+           $SKILLHOST_HOME/sessions (skillhost sessions list|show); skillhost
+           chat NAME runs the same agent turn after turn.
   list     every agent, its folder and description (invalid ones marked)
   show     the manifest, the resolved provider, model and fallback, and the
            status of each skill it lists (nothing is activated)
@@ -482,19 +486,7 @@ Options:
                           one event a line, schema v1, see the README)
 
 Options of run:
-  --base-url URL          The provider's server (a proxy or a local server)
-  --max-steps N           Most model requests (default 50)
-  --max-output-tokens N   Most output tokens, all requests together
-  --timeout SECONDS       Most wall time of the run
-  --workspace DIR         The folder the agent's scripts see as their working
-                          directory (read-only unless --workspace-writable)
-  --workspace-writable    Let them write to it (protected paths stay read-only)
-  --yes                   Approve every call that asks, once each
-  --allow ENTRY           Approve the calls ENTRY covers (allowed-tools syntax,
-                          e.g. run_skill_script or "Bash(sh scripts/x.sh:*)";
-                          repeatable)
-  --resume ID             Continue session ID: its history, active skills and
-                          the approvals given for the session
+${SESSION_OPTIONS_HELP}
 
 ${RUNTIME_OPTIONS_HELP}
   -h, --help              Show this help
@@ -510,6 +502,46 @@ Exit codes:
     load: async () => import('./commands/agent.js'),
   },
   {
+    name: 'chat',
+    summary: 'Talk with an agent, turn after turn, at a terminal',
+    help: `Usage: skillhost chat [options] NAME
+
+Run agent NAME (see skillhost agent) interactively: each line you type is a
+turn of the same loop as skillhost agent run, with the same tools, policy,
+approvals and audit log. The answer streams as it comes; each tool call is one
+line (▸ skillhost_read csv-summary assets/sample.csv … ok 1.2 KB); a call
+that needs approval asks inline (yes once, always for this session, no with a
+reason, view the input, quit); after each turn a footer gives the steps, the
+tokens, the prompt-cache hits and the cost when the model's price is known.
+
+Chat commands:
+  /help        list the commands
+  /skills      the preloaded skills, those active in the session, the catalog
+  /model [ID]  show the model, or switch to another of the provider
+  /exit        leave (also Ctrl-D)
+  /SKILL TASK  activate a skill of the catalog (as you, the user) for TASK
+Ctrl-C interrupts the turn; a second Ctrl-C, or one at the prompt, leaves.
+
+The session is kept as agent run's is (skillhost sessions list|show) and
+--resume ID continues it: history, active skills, approvals for the session.
+
+Options:
+  --agents DIR            A folder of agents (repeatable; searched first)
+  --model MODEL           Override the model (alias or model id)
+  --provider PROVIDER     anthropic, openai or openai-compatible
+${SESSION_OPTIONS_HELP}
+
+${RUNTIME_OPTIONS_HELP}
+  -h, --help              Show this help
+
+Exit codes:
+  0  left with /exit or Ctrl-D
+  1  the agent cannot be loaded (an AGENT_* or MODEL_* code says why)
+  2  usage error (no terminal: use skillhost agent run NAME TASK)
+  130  left with Ctrl-C`,
+    load: async () => import('./commands/chat.js'),
+  },
+  {
     name: 'tools',
     summary: 'Show the tool definitions a model would receive',
     help: `Usage: skillhost tools [options]
@@ -521,8 +553,24 @@ A tool the host lacks (--tools, which names them activate_skill,
 read_skill_resource, run_skill_script and search_skills) is never offered.
 The former tool names still answer a call, deprecated.
 
+With --workspace DIR, also the host tools an agent run or a chat gets over
+that workspace (the agent format's devices: /dev/fs and /dev/shell):
+  workspace_read   a text file, with line numbers (read; allowed)
+  workspace_list   a folder's entries (glob, as LS; allowed)
+  workspace_glob   files matching a glob (glob; allowed)
+  workspace_grep   lines holding a text or matching a regex (grep; allowed)
+  workspace_write  create or replace a file (write; asked; writable only)
+  workspace_edit   replace an exact text in a file (edit; asked; writable only)
+  workspace_bash   a bash command in the sandbox, no network (bash; asked)
+Paths stay in the workspace (no .., no link out of it); files that commonly
+hold secrets are hidden; protected paths are never written. A trusted active
+skill's allowed-tools (Read(src/**), Bash(git:*), /dev/fs) pre-approves within
+--tools; an untrusted skill's never does; --deny rules bind every command.
+
 Options:
   --json                  Print the definitions as JSON
+  --workspace DIR         List the host tools over this workspace too
+  --workspace-writable    ... granted writable (adds write and edit)
 
 ${RUNTIME_OPTIONS_HELP}
   -h, --help              Show this help

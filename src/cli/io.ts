@@ -4,7 +4,9 @@ import type {
   ContentHasher,
   JsonlSinkOptions,
   ScriptRunner,
+  ScriptWorkspace,
   SkillFileSystem,
+  WorkspaceFiles,
 } from '../node/index.js';
 
 export interface CliStream {
@@ -24,8 +26,8 @@ export async function writeWithBackpressure(stream: CliStream, text: string): Pr
 
 export interface CliInput {
   readonly isTTY?: boolean;
-  /** Reads one line typed by the user (undefined at end of input). */
-  readLine(): Promise<string | undefined>;
+  /** Reads one line typed by the user (undefined at end of input, or once `signal` aborts). */
+  readLine(options?: { readonly signal?: AbortSignal }): Promise<string | undefined>;
   /** Reads the whole input (a task piped in), at most `maxBytes`. */
   readAll?(maxBytes: number): Promise<string>;
 }
@@ -113,8 +115,16 @@ export interface CliDeps {
   readonly sessions?: (directory: string) => SessionFiles;
   /** Reads a file of secrets only when no one but the user can read it (undefined: none). */
   readonly readPrivateFile?: (path: string) => string | undefined;
-  /** Calls `listener` on Ctrl-C (the first; a second leaves at once); returns the unsubscribe. */
-  readonly onInterrupt?: (listener: () => void) => () => void;
+  /** Opens a workspace for the host tools of agent runs and chats. */
+  readonly workspaceFiles?: (workspace: ScriptWorkspace) => WorkspaceFiles;
+  /**
+   * Calls `listener` on Ctrl-C (the first; a second leaves at once, exit 130), or with `every`
+   * on each Ctrl-C (the caller decides when to leave); returns the unsubscribe.
+   */
+  readonly onInterrupt?: (
+    listener: () => void,
+    options?: { readonly every?: boolean },
+  ) => () => void;
   /** The operating system (`process.platform`), for where clients keep their settings. */
   readonly platform?: string;
   /** Reads a text file; undefined when there is none (another client's configuration). */

@@ -86,6 +86,8 @@ export function approvalStore(deps: CliDeps): ApprovalStore {
 
 /** The first line of a question at the terminal: what would happen, to which exact content. */
 function describeQuestion(question: ApprovalQuestion): string {
+  if (question.kind === 'tool')
+    return `${printable(question.summary)}, in the workspace ${printable(question.workspace)}?`;
   const hash = `sha256 ${question.contentHash.slice(0, 16)}…`;
   if (question.kind === 'activation') {
     return `Activate ${printable(question.skill)}, UNTRUSTED (source ${printable(question.source)}), ${hash}, as the ${question.triggeredBy} asks? Its instructions would enter the model's context.\n  Description: ${printable(question.description.slice(0, 300))}`;
@@ -176,6 +178,10 @@ export function openRuntime(
     /** Who answers confirmations instead of the terminal prompt (the agent run's broker). */
     readonly confirm?: (question: ApprovalQuestion) => Promise<ApprovalAnswer>;
     readonly sessionId?: string;
+    /** The host's tools instead of --tools' (an agent's, narrowed from them). */
+    readonly tools?: readonly string[];
+    /** Offer the host tools over the workspace (agent runs and chats). */
+    readonly workspaceTools?: boolean;
   } = {},
   sources: {
     /** Roots of project and user sources to leave out (folders a client serves itself). */
@@ -204,14 +210,23 @@ export function openRuntime(
     discovery: settings.discovery,
     disabled: settings.disabled,
     externalSkills: settings.externalSkills,
-    policy: policyConfig(args),
+    policy: {
+      ...policyConfig(args),
+      ...(session.tools === undefined ? {} : { tools: [...session.tools] }),
+    },
     audit: { sink, sessionId: session.sessionId ?? deps.newSessionId() },
+    ...(session.workspaceTools === true &&
+    workspace !== undefined &&
+    deps.workspaceFiles !== undefined
+      ? { workspaceTools: true }
+      : {}),
     deps: {
       fs: deps.fs,
       hash: deps.hash,
       now: deps.now,
       runner: deps.runner,
       approvals: approvalStore(deps),
+      ...(deps.workspaceFiles === undefined ? {} : { workspaceFiles: deps.workspaceFiles }),
       ...(settings.cache === undefined ? {} : { cache: settings.cache }),
       ...(confirm === undefined ? {} : { confirm }),
     },

@@ -35,3 +35,25 @@ Audit and policy (the CLI acting as the host):
   --narrow                While a skill with allowed-tools is active, only its
                           tools may be used
   --shadow                Record decisions without enforcing them`;
+
+/** The options of an agent session: agent run and chat. */
+export const SESSION_OPTIONS_HELP = `  --base-url URL          The provider's server (a proxy or a local server)
+  --max-steps N           Most model requests of a turn (default 50)
+  --max-output-tokens N   Most output tokens of a turn, all requests together
+  --timeout SECONDS       Most wall time of a turn
+  --workspace DIR         The workspace: the folder the host tools reach and
+                          commands and scripts run in (default: the project
+                          folder), read-only unless --workspace-writable
+  --workspace-writable    Let the agent write to it (workspace_write and
+                          workspace_edit, asked; protected paths stay read-only)
+  --no-workspace          No workspace: no host tools, scripts run in /work
+  --expose PATH           Show a file that commonly holds secrets (.env, a key)
+                          to the host tools and the sandbox (repeatable)
+  --protect PATH          Keep this path of a writable workspace read-only too
+                          (repeatable)
+  --yes                   Approve every call that asks, once each
+  --allow ENTRY           Approve the calls ENTRY covers (allowed-tools syntax,
+                          e.g. run_skill_script, "Bash(git status:*)",
+                          "Write(docs/**)"; repeatable)
+  --resume ID             Continue session ID: its history, active skills and
+                          the approvals given for the session`;

@@ -153,14 +153,30 @@ function sdkTools(ai: AiModule, definitions: readonly ToolDefinition[]): Record<
   return tools;
 }
 
-/** The request's size as the context budget counts it: system, tools and history. */
-function requestTokens(
+/**
+ * The request's size as the context budget counts it: system, tools and history. The system and
+ * the tools are fixed for a run and each message never changes once added, so each is counted
+ * once (a long run does not count its whole history again at every step).
+ */
+function requestCounter(
   count: (text: string) => number,
   system: string,
   tools: readonly ToolDefinition[],
-  messages: readonly ModelMessage[],
-): number {
-  return count(system) + count(JSON.stringify(tools)) + count(JSON.stringify(messages));
+): (messages: readonly ModelMessage[]) => number {
+  const fixed = count(system) + count(JSON.stringify(tools));
+  const counted = new WeakMap<object, number>();
+  return (messages) => {
+    let total = fixed;
+    for (const message of messages) {
+      let size = counted.get(message);
+      if (size === undefined) {
+        size = count(JSON.stringify(message));
+        counted.set(message, size);
+      }
+      total += size;
+    }
+    return total;
+  };
 }
 
 function cut(text: string, max = EVENT_TEXT): string {
@@ -222,6 +238,7 @@ export async function runAgentLoop(options: AgentLoopOptions): Promise<AgentLoop
   const signal = controller.signal;
 
   const definitions = runtime.tools();
+  let requestSize: ((messages: readonly ModelMessage[]) => number) | undefined;
   const end = (
     status: LoopStatus,
     extra: { limit?: LoopLimit; code?: Code; reason?: string } = {},
@@ -298,7 +315,8 @@ export async function runAgentLoop(options: AgentLoopOptions): Promise<AgentLoop
         reason: `The run used its ${limits.maxOutputTokens} output tokens`,
       });
     if (limits.contextBudget !== undefined) {
-      const size = requestTokens(count, system, definitions, messages);
+      requestSize ??= requestCounter(count, system, definitions);
+      const size = requestSize(messages);
       if (size > limits.contextBudget)
         return end('limit', {
           limit: 'context-budget',

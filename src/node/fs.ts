@@ -33,7 +33,7 @@ let procFd: boolean | undefined;
 /** The buffer small reads go into; what `readFileWithin` returns from it is valid until the next read. */
 let scratch: Buffer | undefined;
 
-function kindOfStats(stats: Stats): EntryKind {
+export function kindOfStats(stats: Stats): EntryKind {
   if (stats.isFile()) return 'file';
   if (stats.isDirectory()) return 'directory';
   if (stats.isSymbolicLink()) return 'symlink';
@@ -43,7 +43,7 @@ function kindOfStats(stats: Stats): EntryKind {
   return 'other';
 }
 
-function kindOfDirent(entry: Dirent): EntryKind {
+export function kindOfDirent(entry: Dirent): EntryKind {
   if (entry.isFile()) return 'file';
   if (entry.isDirectory()) return 'directory';
   if (entry.isSymbolicLink()) return 'symlink';
@@ -91,7 +91,11 @@ export function isInside(parent: string, child: string): boolean {
  * a size is read up to that size (one read for a small file); a size of 0 (procfs and the like)
  * means read until end of file. Either way the cap holds, whatever the file does meanwhile.
  */
-function readBounded(fd: number, size: number, maxBytes: number): { bytes: Buffer; over: boolean } {
+export function readBounded(
+  fd: number,
+  size: number,
+  maxBytes: number,
+): { bytes: Buffer; over: boolean } {
   const cap = maxBytes + 1;
   const expected = size > 0 ? Math.min(size, cap) : 0;
   // Small files (nearly every SKILL.md) are read into one reused buffer: no allocation per file.

@@ -68,3 +68,4 @@ export {
   type SkillSetupStep,
 } from './skill-setup.js';
 export { createChokidarWatcher } from './watch.js';
+export { createWorkspaceFiles } from './workspace-files.js';

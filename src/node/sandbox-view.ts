@@ -34,7 +34,7 @@ const MAX_DEPTH = 12;
  * Folders not searched (for secret files, nor for files written to a writable workspace):
  * installed packages and caches, not the user's own files.
  */
-const NOT_SEARCHED = new Set([
+export const NOT_SEARCHED: ReadonlySet<string> = new Set([
   'node_modules',
   '.venv',
   'venv',

@@ -25,6 +25,7 @@ import { bubblewrapArguments, VIEW_PATH, WRITABLE_MOUNTS, withLimits } from './s
 import { describePlan } from './sandbox-explain.js';
 import { probeMemoryLimit } from './sandbox-memory.js';
 import { execute, type ProcessPlan } from './sandbox-process.js';
+import { runShellCommand } from './sandbox-shell.js';
 import { stageSkill } from './sandbox-staging.js';
 import {
   childProcess,
@@ -138,6 +139,12 @@ export function createSandboxRunner(options: SandboxOptions = {}): ScriptRunner 
       memory ??= probeMemoryLimit();
       return runScript(request, options, sandbox(), memory) as Promise<SandboxExplanation>;
     },
+    runCommand: (request) =>
+      runShellCommand(
+        request,
+        (script) => runScript(script, options, sandbox()) as Promise<ScriptRunResult>,
+        options.tempDir,
+      ),
   };
 }
 

@@ -34,6 +34,17 @@ export const RUNTIME_TOOLS_ALLOWED_BY_DEFAULT: readonly CanonicalTool[] = [
 
 export type CanonicalTool = (typeof CANONICAL_TOOLS)[number];
 
+/**
+ * The host tools that only read the workspace, allowed unless the host says otherwise (its
+ * ceiling, deny rules and defaults still apply; secret files stay hidden): reading, listing,
+ * finding and searching files. Writing, editing and shell commands are asked.
+ */
+export const WORKSPACE_TOOLS_ALLOWED_BY_DEFAULT: readonly CanonicalTool[] = [
+  'read',
+  'glob',
+  'grep',
+];
+
 /** Claude-style and common tool names → canonical tool. Matching ignores case. */
 export const TOOL_NAMES: Readonly<Record<string, CanonicalTool>> = {
   read: 'read',
@@ -63,6 +74,14 @@ export const TOOL_NAMES: Readonly<Record<string, CanonicalTool>> = {
   skillhost_read: 'read_skill_resource',
   skillhost_run: 'run_skill_script',
   skillhost_search: 'search_skills',
+  // The host tools over the workspace (WorkspaceToolName).
+  workspace_read: 'read',
+  workspace_list: 'glob',
+  workspace_glob: 'glob',
+  workspace_grep: 'grep',
+  workspace_write: 'write',
+  workspace_edit: 'edit',
+  workspace_bash: 'bash',
 };
 
 /** The virtual devices → the tools each one stands for. */
@@ -81,3 +100,40 @@ export function canonicalTool(name: string): CanonicalTool | undefined {
 
 /** Tools that can change the system: a pattern-less grant of one of these is too broad. */
 export const COMMAND_TOOLS: ReadonlySet<CanonicalTool> = new Set(['bash']);
+
+/** The runtime's own tools that every agent keeps whatever its `tools` list (its skills need them). */
+const SKILL_MECHANICS: readonly CanonicalTool[] = [
+  'activate_skill',
+  'read_skill_resource',
+  'search_skills',
+];
+
+/**
+ * The tools of an agent: the host's tools narrowed to those the agent's `tools` entries name
+ * (names or devices, as in allowed-tools: `/dev/fs/read`, `/dev/shell`, `Read`, `Bash`,
+ * `/dev/scripts`), besides the skill mechanics, which it always keeps. No list: the host's.
+ * Never wider than the host's; an entry no tool answers to (a pattern such as `Bash(git:*)`
+ * included: patterns pre-approve, in allowed-tools and --allow) is returned in `unknown`.
+ *
+ * @example agentTools(['read', 'bash', 'write'], ['/dev/fs/read']) // { tools: ['read'], unknown: [] }
+ */
+export function agentTools(
+  host: readonly string[],
+  entries: readonly string[] | undefined,
+): { readonly tools: string[]; readonly unknown: string[] } {
+  if (entries === undefined) return { tools: [...host], unknown: [] };
+  const named = new Set<string>(SKILL_MECHANICS);
+  const unknown: string[] = [];
+  for (const entry of entries) {
+    const bare = entry.trim();
+    const device = DEVICES[bare];
+    const tool = canonicalTool(bare);
+    if (device !== undefined) for (const name of device) named.add(name);
+    else if (tool !== undefined) named.add(tool);
+    else unknown.push(entry);
+  }
+  return {
+    tools: host.filter((name) => named.has(canonicalTool(name) ?? name)),
+    unknown,
+  };
+}

@@ -6,9 +6,11 @@ import type {
   ScriptRunner,
   ScriptWorkspace,
   SkillFileSystem,
+  WorkspaceFiles,
 } from '../deps.js';
 import type { CatalogOptions } from '../disclosure/catalog.js';
 import type { ResourceOptions } from '../disclosure/resources.js';
+import { SkillhostError } from '../errors.js';
 import type { YamlSource } from '../format/yaml-engine.js';
 import type { PolicyConfig } from '../policy/engine.js';
 import type { DiscoveryOptions } from '../registry/discover.js';
@@ -33,6 +35,8 @@ export interface SkillRuntimeDeps {
    * read (`nodeRuntimeDeps()` gives a loader; the `skillhost` entry, the library itself).
    */
   readonly yaml?: YamlSource;
+  /** Opens a workspace for the host tools (`createWorkspaceFiles` in the node entry). */
+  readonly workspaceFiles?: (workspace: ScriptWorkspace) => WorkspaceFiles;
 }
 
 export interface CreateSkillRuntimeOptions {
@@ -78,6 +82,13 @@ export interface CreateSkillRuntimeOptions {
   readonly catalog?: CatalogOptions;
   /** Caps on the file listings of activation and `listFiles` (default 100 files, 4 levels). */
   readonly listing?: { readonly maxFiles?: number; readonly maxDepth?: number };
+  /**
+   * Offer the host tools over `scripts.workspace` (default false: an MCP server serves the skill
+   * tools only): `workspace_read`, `workspace_list`, `workspace_glob`, `workspace_grep`, with a
+   * writable workspace `workspace_write` and `workspace_edit`, with a runner that runs commands
+   * `workspace_bash`; each within the policy's tools (the ceiling). Needs `deps.workspaceFiles`.
+   */
+  readonly workspaceTools?: boolean;
   /** Skill names the user switched off: listed as `disabled`, never offered or activated. */
   readonly disabled?: readonly string[];
   /**
@@ -95,9 +106,18 @@ export interface CreateSkillRuntimeOptions {
  * @example const runtime = createSkillRuntime({ sources, policy: { tools: [...CANONICAL_TOOLS] }, audit: { sink, sessionId }, deps: nodeRuntimeDeps() });
  */
 export function createSkillRuntime(options: CreateSkillRuntimeOptions): SkillRuntime {
-  const { deps, scripts, ...rest } = options;
+  const { deps, scripts, workspaceTools, ...rest } = options;
+  const workspace = scripts?.workspace;
+  if (workspaceTools === true && (workspace === undefined || deps.workspaceFiles === undefined))
+    throw new SkillhostError(
+      'USAGE',
+      'workspaceTools needs a workspace (scripts.workspace) and deps.workspaceFiles to open it',
+    );
   return new Runtime({
     ...rest,
+    ...(workspaceTools === true && workspace !== undefined && deps.workspaceFiles !== undefined
+      ? { workspaceTools: { files: deps.workspaceFiles(workspace), workspace } }
+      : {}),
     fs: deps.fs,
     hash: deps.hash,
     now: deps.now,

@@ -217,3 +217,50 @@ export function userRefusalRecord(
     details: { rule: 'user', reason: 'The user refused' },
   };
 }
+
+/** A host tool's call as recorded: the tool and what it was asked (a path, a command, sizes). */
+export type WorkspaceCall = Readonly<Record<string, unknown>> & { readonly tool: string };
+
+/** The policy's decision on a host tool's call, recorded before anything else happens. */
+export function toolDecisionRecord(call: WorkspaceCall, decision: PolicyDecision): AuditEventInput {
+  return {
+    event: 'permission-decide',
+    skill_name: decision.skill ?? null,
+    tool_or_script_calls: [{ ...call, decision: decision.decision }],
+    details: {
+      effect: decision.effect,
+      rule: decision.rule,
+      reason: decision.reason,
+      ...(decision.grant === undefined ? {} : { grant: decision.grant }),
+    },
+  };
+}
+
+/** The user's (or a flag's) answer about a host tool's call. */
+export function toolAnswerRecord(call: WorkspaceCall, approved: boolean): AuditEventInput {
+  return approved
+    ? {
+        event: 'permission-approve',
+        tool_or_script_calls: [{ tool: call.tool, decision: 'allow' }],
+        details: { scope: 'once', by: 'user' },
+      }
+    : {
+        event: 'permission-decide',
+        tool_or_script_calls: [{ tool: call.tool, decision: 'deny' }],
+        details: { rule: 'user', reason: 'The user refused' },
+      };
+}
+
+/** What a host tool's call did: its outcome (bytes returned, what it wrote or ran), or its error. */
+export function toolCallRecord(
+  call: WorkspaceCall,
+  outcome: { readonly error?: unknown; readonly details?: Readonly<Record<string, unknown>> },
+): AuditEventInput {
+  return {
+    event: 'tool-call',
+    triggered_by: 'model',
+    tool_or_script_calls: [call],
+    ...(outcome.error === undefined ? {} : { error: errorOf(outcome.error) }),
+    details: outcome.details ?? {},
+  };
+}

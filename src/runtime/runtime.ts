@@ -4,8 +4,10 @@ import type {
   ContentHasher,
   DirectoryWatcher,
   SandboxExplanation,
+  ScriptWorkspace,
   SkillFileSystem,
   WatchHandle,
+  WorkspaceFiles,
 } from '../deps.js';
 import type { Diagnostic } from '../diagnostics.js';
 import { type Activation, listSkillFiles, SkillSession } from '../disclosure/activation.js';
@@ -25,7 +27,11 @@ import {
   type PolicyDecision,
   type ToolRequest,
 } from '../policy/engine.js';
-import { RUNTIME_TOOLS_ALLOWED_BY_DEFAULT } from '../policy/tools.js';
+import {
+  RUNTIME_TOOLS_ALLOWED_BY_DEFAULT,
+  WORKSPACE_TOOLS_ALLOWED_BY_DEFAULT,
+} from '../policy/tools.js';
+import { quote } from '../quote.js';
 import type { DiscoveryOptions } from '../registry/discover.js';
 import { unusableReason } from '../registry/entries.js';
 import { type RegistryChanges, type RegistryEntry, SkillRegistry } from '../registry/registry.js';
@@ -49,6 +55,7 @@ import {
 } from './records.js';
 import {
   approveSkillScript,
+  DEFAULT_SCRIPT_LIMITS,
   explainSkillScript,
   runSkillScript,
   type ScriptSettings,
@@ -71,6 +78,12 @@ import type {
   SkillFileListing,
   SkillRuntime,
 } from './types.js';
+import {
+  callWorkspaceTool,
+  isWorkspaceToolName,
+  type WorkspaceToolHost,
+  workspaceTools,
+} from './workspace-tools.js';
 
 /** Everything a runtime is made of; `createSkillRuntime` builds this from its options. */
 export interface RuntimeParts {
@@ -95,6 +108,8 @@ export interface RuntimeParts {
   readonly catalog?: CatalogOptions;
   /** Listing caps for activation and `listFiles` (defaults 100 files, 4 levels). */
   readonly listing?: { readonly maxFiles?: number; readonly maxDepth?: number };
+  /** The host tools over the workspace: its files, and the workspace as granted (bash runs in it). */
+  readonly workspaceTools?: { readonly files: WorkspaceFiles; readonly workspace: ScriptWorkspace };
   readonly disabled?: readonly string[];
   readonly externalSkills?: readonly string[];
 }
@@ -114,6 +129,8 @@ export class Runtime implements SkillRuntime {
   readonly #activation: ActivationHost;
   /** The policy for the runtime's own capabilities (its tools allowed by default). */
   readonly #gateConfig: PolicyConfig;
+  /** What the host tools need of this runtime. */
+  readonly #workspaceHost: WorkspaceToolHost;
   /** Grants of skills activated in the current turn (or by the session's rules). */
   readonly #grants: SessionGrants;
   /** Tool calls run one at a time, in the order they were made. */
@@ -171,6 +188,7 @@ export class Runtime implements SkillRuntime {
       gate: (request) => this.#gate(request),
       grant: (grants) => this.#grants.add(grants),
     };
+    this.#workspaceHost = this.#makeWorkspaceHost(parts);
     // The session's start and what each source holds: flushed to disk once, before anything
     // can happen.
     const group = parts.audit.sink.group?.bind(parts.audit.sink) ?? ((records) => records());
@@ -185,6 +203,38 @@ export class Runtime implements SkillRuntime {
         this.#record(discoveryRecord(source, entries, findings));
       }
     });
+  }
+
+  /** The host tools' view of this runtime: its read-only tools allowed unless the host says otherwise. */
+  #makeWorkspaceHost(parts: RuntimeParts): WorkspaceToolHost {
+    const config: PolicyConfig = {
+      ...parts.policy,
+      defaults: {
+        ...Object.fromEntries(WORKSPACE_TOOLS_ALLOWED_BY_DEFAULT.map((tool) => [tool, 'allow'])),
+        ...parts.policy.defaults,
+      },
+    };
+    const runner = parts.scripts?.runner;
+    const allowUnsandboxed = parts.scripts?.allowUnsandboxed === true;
+    return {
+      hostTools: parts.policy.tools,
+      defaults: parts.policy.defaults,
+      files: parts.workspaceTools?.files,
+      workspace: parts.workspaceTools?.workspace,
+      runCommand: runner?.runCommand?.bind(runner),
+      sandboxProblem: () => {
+        const sandbox = runner?.sandbox();
+        return sandbox === undefined || sandbox.available || allowUnsandboxed
+          ? undefined
+          : `Cannot run commands in a sandbox: ${sandbox.reason}`;
+      },
+      limits: { ...DEFAULT_SCRIPT_LIMITS, ...parts.scripts?.limits },
+      allowUnsandboxed,
+      hash: parts.hash,
+      decide: (request) => evaluate(request, { config, active: this.grants }),
+      confirm: parts.confirm,
+      record: (input) => this.#record(input),
+    };
   }
 
   static #openRegistry(parts: RuntimeParts): SkillRegistry {
@@ -519,13 +569,15 @@ export class Runtime implements SkillRuntime {
   tools(): ToolDefinition[] {
     // The definitions depend only on the offered skills (the registry), the policy and the
     // runner, and the last two are fixed for the runtime's life.
-    return this.#hub.tools(() => runtimeTools(this));
+    return this.#hub.tools(() => [...runtimeTools(this), ...workspaceTools(this.#workspaceHost)]);
   }
 
   callTool(name: string, input: unknown): Promise<ToolCallResult> {
     const call = this.#queue.then(() => {
       this.#called();
-      return callRuntimeTool(this, name, input);
+      return isWorkspaceToolName(String(name))
+        ? callWorkspaceTool(this.#workspaceHost, name, input)
+        : callRuntimeTool(this, name, input);
     });
     this.#queue = call.catch(() => undefined);
     return call;

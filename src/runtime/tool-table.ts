@@ -7,12 +7,12 @@ import { quote } from '../quote.js';
  * from it, so the two can never disagree.
  */
 
-export type FieldKind = 'string' | 'strings' | 'integer';
+export type FieldKind = 'string' | 'strings' | 'integer' | 'boolean';
 
 export interface FieldRule {
   readonly kind: FieldKind;
   readonly description: string;
-  /** Most characters (string), items (strings) or the largest value (integer). */
+  /** Most characters (string), items (strings) or the largest value (integer); unused for boolean. */
   readonly max: number;
   /** For `strings`: most characters per item. */
   readonly maxItem?: number;
@@ -35,6 +35,8 @@ function fieldSchema(rule: FieldRule): Record<string, unknown> {
       return { type: 'string', description: rule.description, maxLength: rule.max };
     case 'integer':
       return { type: 'integer', description: rule.description, minimum: 1, maximum: rule.max };
+    case 'boolean':
+      return { type: 'boolean', description: rule.description };
     case 'strings':
       return {
         type: 'array',
@@ -100,6 +102,9 @@ export function checkInput(
       case 'integer':
         if (typeof value !== 'number' || !Number.isInteger(value) || value < 1 || value > rule.max)
           invalid(`${tool}: "${key}" must be a whole number from 1 to ${rule.max}`);
+        break;
+      case 'boolean':
+        if (typeof value !== 'boolean') invalid(`${tool}: "${key}" must be true or false`);
         break;
       case 'strings':
         if (!Array.isArray(value) || value.some((item) => typeof item !== 'string'))

@@ -14,6 +14,7 @@ import { notFoundError, unavailableError } from '../registry/usable.js';
 import { errorOf } from './records.js';
 import { checkInput, type FieldTable, type JsonSchemaObject, schemaOf } from './tool-table.js';
 import type { ScriptRun } from './types.js';
+import type { WorkspaceToolName } from './workspace-tools.js';
 
 export type { JsonSchemaObject } from './tool-table.js';
 
@@ -74,7 +75,7 @@ export interface ToolAnnotations {
 
 /** One tool as a model receives it. */
 export interface ToolDefinition {
-  readonly name: RuntimeToolName;
+  readonly name: RuntimeToolName | WorkspaceToolName;
   /** A short human title (clients show it in approval prompts and tool lists). */
   readonly title: string;
   readonly description: string;
@@ -270,7 +271,7 @@ export function runtimeTools(host: ToolHost): ToolDefinition[] {
 }
 
 /** What a script printed, as the model reads it: no control or hidden characters (`cleanText`). */
-function describeRun(result: ScriptRunResult): string {
+export function describeRun(result: ScriptRunResult): string {
   const stream = (label: string, output: ScriptRunResult['stdout']) => {
     if (output.totalBytes === 0) return '';
     const body =
@@ -294,6 +295,24 @@ function describeRun(result: ScriptRunResult): string {
       ? ''
       : `<hints>\n${result.hints.map((hint) => cleanText(hint).text).join('\n')}\n</hints>\n`;
   return `${stream('stdout', result.stdout)}${stream('stderr', result.stderr)}${files}${hints}[${ending}${result.outputLimited ? ', stopped at the output limit' : ''}${result.resourceLimit === 'write' ? ', stopped at the write limit (it wrote more than it may in all)' : result.resourceLimit === 'memory' ? ', failed at the memory limit (it needed more memory than it may use)' : ''}; sandbox: ${result.sandbox}${notStagedNote(result)}]`;
+}
+
+/**
+ * A run as a tool's result: an error when it timed out, was killed or hit a resource limit (a
+ * non-zero exit is the script's own answer, not an error), with the model's text.
+ */
+export function runResult(
+  result: ScriptRunResult,
+): Pick<ToolCallResult, 'isError' | 'code' | 'text'> {
+  return {
+    isError: result.timedOut || result.signal !== null || result.resourceLimit !== undefined,
+    ...(result.timedOut
+      ? { code: 'SCRIPT_TIMEOUT' as const }
+      : result.resourceLimit !== undefined
+        ? { code: 'RESOURCE_LIMIT' as const }
+        : {}),
+    text: describeRun(result),
+  };
 }
 
 /** Says which files of the skill the script did not get, so that a missing file is explained. */
@@ -371,13 +390,7 @@ async function execute(
       );
       const { result } = run;
       return {
-        isError: result.timedOut || result.signal !== null || result.resourceLimit !== undefined,
-        ...(result.timedOut
-          ? { code: 'SCRIPT_TIMEOUT' as const }
-          : result.resourceLimit !== undefined
-            ? { code: 'RESOURCE_LIMIT' as const }
-            : {}),
-        text: describeRun(result),
+        ...runResult(result),
         data: {
           exitCode: result.exitCode,
           signal: result.signal,

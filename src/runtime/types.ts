@@ -57,8 +57,31 @@ export interface ActivationApprovalQuestion {
   readonly reason: string;
 }
 
-/** What `confirm` is asked: a script run or an untrusted skill's activation (see `kind`). */
-export type ApprovalQuestion = ScriptApprovalQuestion | ActivationApprovalQuestion;
+/**
+ * A call of a host tool that the policy wants confirmed: a write, an edit or a shell command in
+ * the workspace. "always" counts as yes for this call only: nothing about host tools is stored
+ * for good (an agent run's broker can grant them for its session).
+ */
+export interface ToolApprovalQuestion {
+  readonly kind: 'tool';
+  /** The tool as the model calls it, e.g. `workspace_bash`. */
+  readonly tool: string;
+  /** Its name in the policy's vocabulary: write, edit, bash, ... */
+  readonly canonical: string;
+  /** The workspace's real path. */
+  readonly workspace: string;
+  /** The call's exact input, as checked against the tool's schema (paths made relative). */
+  readonly input: Readonly<Record<string, unknown>>;
+  /** One line: what would happen. */
+  readonly summary: string;
+  readonly reason: string;
+}
+
+/** What `confirm` is asked: a script run, an untrusted skill's activation or a host tool's call (see `kind`). */
+export type ApprovalQuestion =
+  | ScriptApprovalQuestion
+  | ActivationApprovalQuestion
+  | ToolApprovalQuestion;
 
 /** Approvals given with "always", bound to source, skill, content hash and script or activation. */
 export interface ApprovalStore {
@@ -234,7 +257,10 @@ export interface SkillRuntime {
   readonly grants: readonly ActiveSkillGrants[];
   /** Ends the current turn: every grant of the skills activated in it ends too. */
   endTurn(): void;
-  /** JSON-Schema definitions of the model-facing tools (none without a usable skill). */
+  /**
+   * JSON-Schema definitions of the model-facing tools: the skill tools (none without a usable
+   * skill), then the host tools over the workspace when the runtime was made with them.
+   */
   tools(): ToolDefinition[];
   /**
    * Executes a model-facing tool call; failures are results with `isError` and a code. Calls

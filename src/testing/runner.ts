@@ -1,5 +1,6 @@
 import type {
   CapturedOutput,
+  CommandRunRequest,
   NotStagedFiles,
   ScriptRunner,
   ScriptRunRequest,
@@ -49,8 +50,14 @@ export interface ScriptedRunnerOptions {
 
 /** A `ScriptRunner` that never starts a process, and remembers what it was asked to run. */
 export interface ScriptedRunner extends ScriptRunner {
-  /** Every request received, in order (refused ones included). */
+  /**
+   * Every request received, in order (refused ones included). A shell command (`runCommand`)
+   * reaches the handler as a bash script named `command.sh` whose bytes are the command.
+   */
   readonly requests: readonly ScriptRunRequest[];
+  /** The shell commands received (`runCommand`), in order. */
+  readonly commands: readonly CommandRunRequest[];
+  runCommand(request: CommandRunRequest): Promise<ScriptRunResult>;
 }
 
 const encoder = new TextEncoder();
@@ -87,9 +94,25 @@ export function createScriptedRunner(
   options: ScriptedRunnerOptions = {},
 ): ScriptedRunner {
   const requests: ScriptRunRequest[] = [];
+  const commands: CommandRunRequest[] = [];
   const unavailable = options.unavailable;
-  return {
+  const runner: ScriptedRunner = {
     requests,
+    commands,
+    runCommand: (request) => {
+      commands.push(request);
+      return runner.run({
+        skillDirectory: '',
+        scriptPath: 'command.sh',
+        scriptBytes: encoder.encode(request.command),
+        interpreter: 'bash',
+        args: [],
+        limits: request.limits,
+        ...(request.workspace === undefined ? {} : { workspace: request.workspace }),
+        ...(request.env === undefined ? {} : { env: request.env }),
+        ...(request.allowUnsandboxed === true ? { allowUnsandboxed: true } : {}),
+      });
+    },
     sandbox: () =>
       unavailable === undefined
         ? { available: true, reason: 'a scripted runner: nothing is run' }
@@ -127,4 +150,5 @@ export function createScriptedRunner(
       };
     },
   };
+  return runner;
 }

@@ -8,6 +8,16 @@ import { parseAgentManifest } from '../../src/index.js';
 const FILE = 'agents/code-analyst/agent.yaml';
 
 describe('agent.yaml', () => {
+  it('reads tools as a list of names or devices, and refuses anything else', () => {
+    const listed = parseAgentManifest('name: a\ntools:\n  - /dev/fs/read\n  - Bash\n', FILE, 'a');
+    expect(listed.manifest?.tools).toEqual(['/dev/fs/read', 'Bash']);
+    expect(parseAgentManifest('name: a\n', FILE, 'a').manifest?.tools).toBeUndefined();
+    const text = parseAgentManifest('name: a\ntools: /dev/fs\n', FILE, 'a');
+    expect(text.manifest).toBeUndefined();
+    expect(text.diagnostics[0]).toMatchObject({ code: 'AGENT_FIELD_INVALID', line: 2 });
+    expect(text.diagnostics[0]?.message).toContain('tool names or devices');
+  });
+
   it("reads the agent format's fields and deferred_skills", () => {
     const { manifest, diagnostics } = parseAgentManifest(
       [

@@ -413,3 +413,43 @@ describe('skillhost agent run', () => {
     expect(JSON.stringify(server.requests[3]?.body.messages.at(-1))).toContain('is already active');
   });
 });
+
+describe("the agent's tools", () => {
+  it('are the host tools over its workspace, narrowed by agent.yaml and --tools', async () => {
+    const home = tempDir('skillhost-home-');
+    const workspace = tempDir('skillhost-tools-workspace-');
+    const server = await startModelServer({ anthropic: [{ text: 'ok' }, { text: 'ok' }] });
+    const env = { ANTHROPIC_API_KEY: KEY, ANTHROPIC_BASE_URL: server.url };
+    const argv = ['agent', 'run', ...base, '--provider', 'anthropic', '--workspace', workspace];
+    const names = (index: number) =>
+      ((server.requests[index]?.body.tools ?? []) as Array<{ name: string }>).map(
+        (tool) => tool.name,
+      );
+    // code-analyst lists /dev/fs/read, /dev/shell and /dev/scripts: no write, even when granted.
+    const run = await runCli([...argv, '--workspace-writable', 'code-analyst', 'Look'], {
+      home,
+      env,
+    });
+    expect(run.code, run.stderr).toBe(0);
+    expect(names(0)).toEqual([
+      'skillhost_activate',
+      'skillhost_read',
+      'skillhost_run',
+      'skillhost_search',
+      'workspace_read',
+      'workspace_list',
+      'workspace_glob',
+      'workspace_grep',
+      'workspace_bash',
+    ]);
+    const narrow = await runCli(
+      [...argv, '--tools', 'read,activate_skill', 'code-analyst', 'Look'],
+      {
+        home,
+        env,
+      },
+    );
+    expect(narrow.code, narrow.stderr).toBe(0);
+    expect(names(1)).toEqual(['skillhost_activate', 'workspace_read']);
+  });
+});

@@ -11,6 +11,7 @@ import { createNodeFileSystem } from '../../src/node/fs.js';
 import { sha256 } from '../../src/node/hash.js';
 import { createSandboxRunner } from '../../src/node/sandbox.js';
 import { createSessionStore, readPrivateFile } from '../../src/node/session-store.js';
+import { createWorkspaceFiles } from '../../src/node/workspace-files.js';
 import { shellRunner } from './shell.js';
 import { tempDir } from './temp.js';
 
@@ -104,6 +105,7 @@ export async function runCli(
         command: '/opt/node/bin/node',
         args: ['/opt/skillhost/dist/cli/bin.js'],
       }),
+      workspaceFiles: createWorkspaceFiles,
       ...(options.interrupt === undefined ? {} : { onInterrupt: options.interrupt }),
     },
   );

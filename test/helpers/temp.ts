@@ -1,4 +1,12 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  chownSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterEach } from 'vitest';
@@ -45,4 +53,29 @@ export function writeSkill(root: string, name: string, extra: Record<string, str
     ),
   });
   return join(root, name);
+}
+
+/**
+ * A workspace whose files a sandboxed script's user may write: as root, scripts run as the
+ * workspace's owner, so everything is given to an ordinary uid; otherwise it is ours already.
+ * Without that, a refused write would prove nothing.
+ */
+export function ownedWorkspace(
+  files: Record<string, string>,
+  prefix = 'skillhost-workspace-',
+): string {
+  const path = writeTree(tempDir(prefix), files);
+  if (process.getuid?.() === 0) {
+    const give = (folder: string) => {
+      chownSync(folder, 4321, 4321);
+      for (const entry of readdirSync(folder, { withFileTypes: true })) {
+        const child = join(folder, entry.name);
+        if (entry.isDirectory()) give(child);
+        else if (!entry.isSymbolicLink()) chownSync(child, 4321, 4321);
+      }
+    };
+    give(path);
+  }
+  chmodSync(path, 0o755);
+  return path;
 }

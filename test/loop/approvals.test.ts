@@ -135,3 +135,35 @@ describe('questions about workspace tools', () => {
     expect(asked).toEqual(['bash: git status']);
   });
 });
+
+describe('questions the host tools ask', () => {
+  const write = (path: string) =>
+    ({
+      kind: 'tool',
+      tool: 'workspace_write',
+      canonical: 'write',
+      workspace: '/work/repo',
+      input: { path, content: 'x' },
+      summary: `write 1 B to ${path}`,
+      reason: 'Confirmation needed',
+    }) as const;
+
+  it('--allow covers a path by its glob, or the tool by its name; a session grant covers every write', async () => {
+    const docs = new ApprovalBroker({ hash: sha256, allow: ['Write(docs/**)'] });
+    expect(await docs.confirm(write('docs/a.md'))).toBe('yes');
+    expect(await docs.confirm(write('src/a.ts'))).toBe('no');
+    const named = new ApprovalBroker({ hash: sha256, allow: ['workspace_write'] });
+    expect(await named.confirm(write('src/a.ts'))).toBe('yes');
+    let asked = 0;
+    const session = new ApprovalBroker({
+      hash: sha256,
+      ask: async () => {
+        asked += 1;
+        return { decision: 'session' };
+      },
+    });
+    await session.confirm(write('a.txt'));
+    expect(await session.confirm(write('b.txt'))).toBe('yes');
+    expect(asked).toBe(1);
+  });
+});

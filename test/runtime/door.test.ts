@@ -57,7 +57,13 @@ function setup(options: Setup = {}) {
         ? {}
         : {
             confirm: async (question) => {
-              questions.push(question.kind === 'script' ? question.script : question.skill);
+              questions.push(
+                question.kind === 'script'
+                  ? question.script
+                  : question.kind === 'activation'
+                    ? question.skill
+                    : question.tool,
+              );
               return (options.confirm as () => Promise<'yes' | 'no' | 'always'>)();
             },
           }),

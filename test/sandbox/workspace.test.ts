@@ -1,6 +1,5 @@
 import {
   chmodSync,
-  chownSync,
   existsSync,
   linkSync,
   lstatSync,
@@ -15,36 +14,15 @@ import { describe, expect, it } from 'vitest';
 import { PROTECTED_WORKSPACE_PATHS } from '../../src/node/sandbox-workspace.js';
 import { runCli } from '../helpers/cli.js';
 import { runTool, type WorldOptions, world } from '../helpers/runtime.js';
-import { skillText, tempDir, writeTree } from '../helpers/temp.js';
+import { ownedWorkspace, skillText, tempDir, writeTree } from '../helpers/temp.js';
 
 // A writable workspace holds paths whose contents run later outside any sandbox (hooks, agent
 // and editor settings, other skills): they stay read-only, or absent, whatever the script does.
 
-const asRoot = process.getuid?.() === 0;
 const sandboxed = (options: WorldOptions) => world({ ...options, runner: 'bubblewrap' });
 const PROTECTED = PROTECTED_WORKSPACE_PATHS.map((entry) => entry.path);
 
-/**
- * A workspace whose files the script's user may write: as root the script runs as the
- * workspace's owner, so everything is given to an ordinary uid; otherwise it is ours already.
- * Without that, a refused write would prove nothing.
- */
-function workspaceWith(files: Record<string, string>): string {
-  const path = writeTree(tempDir('skillhost-workspace-'), files);
-  if (asRoot) {
-    const give = (folder: string) => {
-      chownSync(folder, 4321, 4321);
-      for (const entry of readdirSync(folder, { withFileTypes: true })) {
-        const child = join(folder, entry.name);
-        if (entry.isDirectory()) give(child);
-        else if (!entry.isSymbolicLink()) chownSync(child, 4321, 4321);
-      }
-    };
-    give(path);
-  }
-  chmodSync(path, 0o755);
-  return path;
-}
+const workspaceWith = (files: Record<string, string>) => ownedWorkspace(files);
 
 /** Every path under a folder with what it is: file contents, link targets, folders. */
 function snapshot(root: string, prefix = ''): Record<string, string> {

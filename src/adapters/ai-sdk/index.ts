@@ -6,9 +6,9 @@ import { type JSONSchema7, jsonSchema, type Tool, tool } from 'ai';
 import type {
   Code,
   JsonSchemaObject,
-  RuntimeToolName,
   SkillRuntime,
   ToolCallResult,
+  ToolDefinition,
 } from '../../index.js';
 
 /** What the adapter needs of a runtime: its tool definitions and a way to call them. */
@@ -22,7 +22,7 @@ export interface SkillToolsOptions {
   readonly throwOnError?: boolean;
   /** The AI SDK's `needsApproval` for each tool: true asks the user before the call runs. */
   readonly needsApproval?: (
-    toolName: RuntimeToolName,
+    toolName: ToolDefinition['name'],
     input: unknown,
   ) => boolean | PromiseLike<boolean>;
 }

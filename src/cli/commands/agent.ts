@@ -113,6 +113,7 @@ async function show(args: ParsedArgs, io: CliIO, deps: CliDeps, name: string): P
       contextBudget: manifest.contextBudget ?? null,
       skills: manifest.skills.map(skill),
       deferredSkills: manifest.deferredSkills?.map(skill) ?? null,
+      tools: manifest.tools ?? null,
       diagnostics: definition.diagnostics,
     };
     if (args.options.json === true) {
@@ -129,6 +130,7 @@ async function show(args: ParsedArgs, io: CliIO, deps: CliDeps, name: string): P
       `  budget:    ${manifest.contextBudget === undefined ? '(none)' : `${manifest.contextBudget} tokens`}`,
       `  skills:    ${document.skills.map((item) => `${printable(item.name)} [${item.status}]`).join(', ') || '(none)'}`,
       `  deferred:  ${document.deferredSkills === null ? '(every usable skill of the sources)' : document.deferredSkills.map((item) => `${printable(item.name)} [${item.status}]`).join(', ') || '(none)'}`,
+      `  tools:     ${manifest.tools === undefined ? "(the host's)" : printable(manifest.tools.join(' ')) || '(skill tools only)'}`,
     ];
     io.stdout.write(`${lines.join('\n')}\n`);
     return 0;

@@ -12,6 +12,7 @@ import { sha256 } from '../../node/hash.js';
 import type { ScriptRunner } from '../../node/index.js';
 import type * as Sandbox from '../../node/sandbox.js';
 import type * as SessionStore from '../../node/session-store.js';
+import type * as WorkspaceFilesModule from '../../node/workspace-files.js';
 import type { CliDeps } from '../io.js';
 import { readUserConfig, writeUserConfig } from './config.js';
 import { readTextFile, selfCommand, writeTextFile } from './files.js';
@@ -44,6 +45,7 @@ function later<T>(path: string): () => T {
 
 const sandbox = later<typeof Sandbox>('../../node/sandbox.js');
 const sessionStore = later<typeof SessionStore>('../../node/session-store.js');
+const workspaceFilesModule = later<typeof WorkspaceFilesModule>('../../node/workspace-files.js');
 
 /** The bubblewrap runner, made when a script first needs it. */
 function lazyRunner(): ScriptRunner {
@@ -58,6 +60,11 @@ function lazyRunner(): ScriptRunner {
       const made = get();
       if (made.explain === undefined) throw new Error('This runner cannot explain a run');
       return made.explain(request);
+    },
+    runCommand: (request) => {
+      const made = get();
+      if (made.runCommand === undefined) throw new Error('This runner cannot run a command');
+      return made.runCommand(request);
     },
     sandbox: () => get().sandbox(),
   };
@@ -88,11 +95,12 @@ export function createNodeCliDeps(): CliDeps {
     readTextFile,
     writeTextFile,
     selfCommand,
-    onInterrupt: (listener) => {
+    workspaceFiles: (workspace) => workspaceFilesModule().createWorkspaceFiles(workspace),
+    onInterrupt: (listener, options = {}) => {
       let pressed = 0;
       const handler = () => {
         pressed += 1;
-        if (pressed === 1) {
+        if (pressed === 1 || options.every === true) {
           listener();
           return;
         }
@@ -114,7 +122,7 @@ export function createNodeCliDeps(): CliDeps {
  */
 export function createTerminalInput(): {
   readonly isTTY: boolean;
-  readLine(): Promise<string | undefined>;
+  readLine(options?: { readonly signal?: AbortSignal }): Promise<string | undefined>;
   readAll(maxBytes: number): Promise<string>;
 } {
   return {
@@ -142,18 +150,28 @@ export function createTerminalInput(): {
         process.stdin.on('data', onData);
         process.stdin.once('end', done);
       }),
-    readLine: async () => {
+    readLine: async (options = {}) => {
+      const { signal } = options;
+      if (signal?.aborted === true) return undefined;
       const { createInterface } = await import('node:readline');
       return new Promise((resolve) => {
         const reader = createInterface({ input: process.stdin, terminal: false });
         let answered = false;
+        // An abort (Ctrl-C at a chat's prompt) closes the reader: the line is never read.
+        const onAbort = () => reader.close();
+        signal?.addEventListener('abort', onAbort, { once: true });
         reader.once('line', (line) => {
           answered = true;
           reader.close();
           resolve(line);
         });
         reader.once('close', () => {
-          if (!answered) resolve(undefined);
+          signal?.removeEventListener('abort', onAbort);
+          if (!answered) {
+            // A closed reader leaves stdin flowing: paused, it keeps nothing alive.
+            process.stdin.pause();
+            resolve(undefined);
+          }
         });
       });
     },

@@ -1,0 +1,595 @@
+import {
+  type AgentLoopResult,
+  API_PROVIDERS,
+  ApprovalBroker,
+  type ApprovalDecision,
+  type ApprovalRequest,
+  agentSystemPrompt,
+  canonicalJson,
+  EVENT_SCHEMA_VERSION,
+  isApiProvider,
+  type LoopEvent,
+  type ModelHandle,
+  modelHandle,
+  runAgentLoop,
+} from '../../internal.js';
+import {
+  agentTools,
+  type LoadedAgent,
+  readAgent,
+  resolveModelPlan,
+  type ScriptWorkspace,
+  SkillhostError,
+  type SkillRuntime,
+} from '../../node/index.js';
+import { type ParsedArgs, UsageError } from '../args.js';
+import type { CliDeps, CliIO, CliStream, SessionFiles } from '../io.js';
+import { printable } from '../printable.js';
+import { skillhostHome, sourceSettings } from '../registry-options.js';
+import { defaultWorkspace, hostTools, openRuntime, runsFolder } from '../runtime-options.js';
+import { AGENT_OPTIONS, agentBases } from './agent.js';
+import { readSession, type SessionState, sessionStore } from './session-log.js';
+
+/**
+ * What `agent run` and `chat` share: the session (log, resume, grants), the runtime with the
+ * agent's tools and the host tools over the workspace, the model plan and keys, the approval
+ * broker, the events and their rendering, and one turn of the loop. The two commands differ
+ * only in how turns come (one task; a prompt, turn after turn) and in what they print between.
+ */
+
+export const SESSION_OPTIONS = {
+  ...AGENT_OPTIONS,
+  'base-url': { type: 'string' },
+  'max-steps': { type: 'string' },
+  'max-output-tokens': { type: 'string' },
+  timeout: { type: 'string' },
+  workspace: { type: 'string' },
+  'workspace-writable': { type: 'boolean' },
+  'no-workspace': { type: 'boolean' },
+  expose: { type: 'string', multiple: true },
+  protect: { type: 'string', multiple: true },
+  yes: { type: 'boolean' },
+  allow: { type: 'string', multiple: true },
+  resume: { type: 'string' },
+} as const;
+
+/** A key as a provider quotes it in an error, its middle masked with asterisks. */
+const MASKED_KEY = /[A-Za-z0-9_-]{2,}\*{3,}[A-Za-z0-9_-]{0,12}/g;
+
+function positive(value: unknown, name: string): number | undefined {
+  if (value === undefined) return undefined;
+  const text = String(value);
+  if (!/^[1-9]\d{0,8}$/.test(text))
+    throw new UsageError(`option '--${name}' needs a positive whole number, got '${text}'`);
+  return Number(text);
+}
+
+/** The API key of a provider: the environment first, else $SKILLHOST_HOME/keys.json (private). */
+export function apiKey(provider: string, deps: CliDeps): string | undefined {
+  const variable =
+    provider === 'anthropic'
+      ? 'ANTHROPIC_API_KEY'
+      : provider === 'openai'
+        ? 'OPENAI_API_KEY'
+        : undefined;
+  if (variable === undefined) return undefined;
+  const fromEnv = deps.env[variable];
+  if (fromEnv !== undefined && fromEnv !== '') return fromEnv;
+  const path = deps.resolvePath(skillhostHome(deps), 'keys.json');
+  const text = deps.readPrivateFile?.(path);
+  if (text === undefined) return undefined;
+  try {
+    const value = (JSON.parse(text) as Record<string, unknown>)[provider];
+    return typeof value === 'string' && value !== '' ? value : undefined;
+  } catch {
+    throw new SkillhostError(
+      'CONFIG_INVALID',
+      `${path} is not JSON ({"anthropic": "...", "openai": "..."})`,
+    );
+  }
+}
+
+function baseUrl(provider: string, args: ParsedArgs, deps: CliDeps): string | undefined {
+  const given = args.options['base-url'];
+  if (given !== undefined) return String(given);
+  const variable =
+    provider === 'anthropic'
+      ? deps.env.ANTHROPIC_BASE_URL
+      : provider === 'openai'
+        ? deps.env.OPENAI_BASE_URL
+        : undefined;
+  return variable === undefined || variable === '' ? undefined : variable;
+}
+
+/** Replaces each secret with [redacted] in a text. */
+function redactor(secrets: readonly string[]): (text: string) => string {
+  const kept = secrets.filter((secret) => secret.length >= 8);
+  if (kept.length === 0) return (text) => text;
+  return (text) => kept.reduce((result, secret) => result.split(secret).join('[redacted]'), text);
+}
+
+/** One line per tool call: `▸ name arg arg … ok 1.2 KB`. */
+function callLine(name: string, input: unknown): string {
+  const values =
+    input !== null && typeof input === 'object'
+      ? Object.values(input as Record<string, unknown>).map((value) =>
+          typeof value === 'string' ? value : JSON.stringify(value),
+        )
+      : [];
+  const shown = printable(values.join(' ').replace(/\s+/g, ' '));
+  return `▸ ${name}${shown === '' ? '' : ` ${shown.length > 80 ? `${shown.slice(0, 79)}…` : shown}`}`;
+}
+
+export function size(bytes: number): string {
+  return bytes < 1024 ? `${bytes} B` : `${(bytes / 1024).toFixed(1)} KB`;
+}
+
+/** The terminal prompt: one request at a time; yes once, for this session, no (with a reason), view, quit. */
+function terminalAsker(
+  io: CliIO,
+  signal: () => AbortSignal | undefined,
+): ((request: ApprovalRequest) => Promise<ApprovalDecision>) | undefined {
+  const input = io.stdin;
+  if (input === undefined || input.isTTY !== true) return undefined;
+  let queue = Promise.resolve();
+  return (request) => {
+    const asked = queue.then(async (): Promise<ApprovalDecision> => {
+      io.stderr.write(
+        `\n? ${printable(request.summary)}\n  ${printable(String((request.question as { reason?: string }).reason ?? ''))}\n`,
+      );
+      while (true) {
+        io.stderr.write(
+          '  [y]es once / [s]ession: always for this session / [n]o / [v]iew the input / [q]uit: ',
+        );
+        // Ctrl-C during the question interrupts the turn: the question is left unanswered.
+        const current = signal();
+        const answer = (await input.readLine(current === undefined ? {} : { signal: current }))
+          ?.trim()
+          .toLowerCase();
+        if (current?.aborted === true) {
+          io.stderr.write('\n');
+          return { decision: 'denied', reason: 'interrupted' };
+        }
+        if (answer === undefined) return { decision: 'denied', reason: 'no answer' };
+        if (answer === 'y' || answer === 'yes') return { decision: 'once' };
+        if (answer === 's' || answer === 'session') return { decision: 'session' };
+        if (answer === 'q' || answer === 'quit') return { decision: 'quit' };
+        if (answer === 'v' || answer === 'view') {
+          io.stderr.write(
+            `${printable(JSON.stringify(JSON.parse(canonicalJson(request.question)), null, 2))}\n  input sha256 ${request.inputHash}\n`,
+          );
+          continue;
+        }
+        if (answer === 'n' || answer === 'no') {
+          io.stderr.write('  Reason, for the model (optional): ');
+          const reason = (await input.readLine())?.trim() ?? '';
+          return reason === '' ? { decision: 'denied' } : { decision: 'denied', reason };
+        }
+      }
+    });
+    queue = asked.then(
+      () => undefined,
+      () => undefined,
+    );
+    return asked;
+  };
+}
+
+/** The workspace of a session: --workspace DIR, else the project folder; read-only unless writable. */
+function sessionWorkspace(args: ParsedArgs, deps: CliDeps): ScriptWorkspace | null | undefined {
+  const expose = (args.options.expose as readonly string[] | undefined) ?? [];
+  const protect = (args.options.protect as readonly string[] | undefined) ?? [];
+  const writable = args.options['workspace-writable'] === true;
+  if (args.options['no-workspace'] === true) {
+    if (args.options.workspace !== undefined || writable || expose.length > 0 || protect.length > 0)
+      throw new UsageError(
+        '--no-workspace goes with none of --workspace, --workspace-writable, --expose, --protect',
+      );
+    return null;
+  }
+  if (protect.length > 0 && !writable)
+    throw new UsageError('--protect is for a writable workspace (--workspace-writable)');
+  const project = defaultWorkspace(sourceSettings(args, deps).projectDir, deps);
+  const folder =
+    args.options.workspace === undefined
+      ? undefined
+      : deps.resolvePath(deps.cwd, String(args.options.workspace));
+  // What commands write in a read-only workspace is kept in the project's .skillhost/runs.
+  const base =
+    folder === undefined
+      ? project
+      : { path: folder, writable: false, outputs: project?.outputs ?? runsFolder(folder, deps) };
+  if (base === undefined) {
+    if (writable || expose.length > 0)
+      throw new UsageError(
+        'the project folder holds your home folder, so it is no workspace by default: name one with --workspace DIR',
+      );
+    return undefined;
+  }
+  const { outputs, ...rest } = base;
+  return {
+    ...rest,
+    writable,
+    ...(writable || outputs === undefined ? {} : { outputs }),
+    ...(expose.length > 0 ? { expose } : {}),
+    ...(protect.length > 0 ? { protect } : {}),
+  };
+}
+
+/** How a session shows its events on a terminal: streamed text, one line per tool call. */
+export interface TerminalView {
+  onEvent(event: LoopEvent): void;
+  /** Ends the streamed text with a line break, if it is open. */
+  closeText(): void;
+  /** Whether text was streamed since the last `closeText`. */
+  readonly streaming: boolean;
+}
+
+function terminalView(io: CliIO, write: (stream: CliStream, text: string) => void): TerminalView {
+  let streaming = false;
+  let approvalNote = '';
+  /** The current call's line, said again after a question at the terminal came between. */
+  let callText = '';
+  let asked = false;
+  const closeText = () => {
+    if (streaming) write(io.stdout, '\n');
+    streaming = false;
+  };
+  return {
+    get streaming() {
+      return streaming;
+    },
+    closeText,
+    onEvent: (event) => {
+      switch (event.type) {
+        case 'text':
+          streaming = true;
+          write(io.stdout, event.text);
+          break;
+        case 'tool-call':
+          closeText();
+          callText = `${callLine(event.name, event.input)} … `;
+          write(io.stderr, callText);
+          break;
+        case 'tool-result':
+          write(
+            io.stderr,
+            `${asked ? callText : ''}${event.isError ? `error ${event.code ?? ''}`.trim() : 'ok'} ${size(event.bytes)}${approvalNote}\n`,
+          );
+          approvalNote = '';
+          asked = false;
+          break;
+        case 'retry':
+          write(
+            io.stderr,
+            `\n↻ ${event.code}: ${event.message}; retrying in ${(event.delayMs / 1000).toFixed(1)} s\n`,
+          );
+          break;
+        case 'model-switch':
+          write(
+            io.stderr,
+            `\n⇄ ${event.from} failed (${event.code}: ${event.message}); switching to ${event.to}\n`,
+          );
+          break;
+        case 'approval-decision':
+          asked ||= event.by === 'user';
+          // Said on the call's own line: approved once by a flag, or by the session's grant.
+          if (event.by !== 'user')
+            approvalNote = ` (${event.decision === 'denied' ? 'denied: no terminal' : event.by === 'flag' ? 'approved by --yes/--allow' : 'approved for this session'})`;
+          break;
+        default:
+          break;
+      }
+    },
+  };
+}
+
+/** One agent session: its runtime, model, history and log; `turn` runs the loop once. */
+export interface AgentSession {
+  readonly id: string;
+  readonly name: string;
+  readonly runtime: SkillRuntime;
+  readonly agent: LoadedAgent;
+  readonly broker: ApprovalBroker;
+  /** The terminal view (undefined with --json). */
+  readonly view: TerminalView | undefined;
+  /** The model first, then its fallback. */
+  readonly models: readonly ModelHandle[];
+  /**
+   * The conversation the next turn sends (after the system prompt, which never changes): what a
+   * context command such as compaction works on, in place, writing what it did to the log.
+   */
+  readonly history: AgentLoopResult['messages'];
+  /** Appends a record to the session's log (keys redacted). */
+  log(record: Record<string, unknown>): void;
+  /** Runs one user turn (a task, or none to go on with a resumed history) to its end. */
+  turn(task: string | undefined, signal: AbortSignal): Promise<AgentLoopResult>;
+  /** Switches the model of the next turns (an alias or an id of the session's provider). */
+  setModel(model: string): ModelHandle;
+  /** The skills active now (activated in the session, not preloaded). */
+  activeSkills(): string[];
+  /** Writes to a stream, with every key redacted. */
+  write(stream: CliStream, text: string): void;
+  /** A text with every key redacted. */
+  redact(text: string): string;
+  close(): Promise<void>;
+}
+
+/** The history as the session log has it, for checking what a resumed session can do. */
+export function resumeState(args: ParsedArgs, deps: CliDeps, name: string) {
+  const store: SessionFiles | undefined = sessionStore(deps);
+  const id = args.options.resume === undefined ? undefined : String(args.options.resume);
+  if (id === undefined) return { store, resumed: undefined as SessionState | undefined };
+  if (store === undefined) throw new UsageError('sessions are not kept here');
+  const resumed = readSession(store, id);
+  if (resumed.agent !== name)
+    throw new UsageError(`session ${id} is of agent '${resumed.agent}', not '${name}'`);
+  return { store, resumed };
+}
+
+/**
+ * Opens an agent session: checks the options, reads the agent (its `tools` narrow the host's),
+ * opens the runtime with the broker as its `confirm` and the host tools over the workspace,
+ * resolves the model and its key, and writes the session's header (or its resumption).
+ */
+export async function openAgentSession(
+  args: ParsedArgs,
+  io: CliIO,
+  deps: CliDeps,
+  options: {
+    readonly name: string;
+    readonly json: boolean;
+    readonly store: SessionFiles | undefined;
+    readonly resumed: SessionState | undefined;
+    /** Hears every event of the session (a chat counts cost by the model of each step). */
+    readonly listen?: (event: LoopEvent) => void;
+  },
+): Promise<AgentSession> {
+  const { name, json, store, resumed } = options;
+  if (args.options.yes === true && args.options.allow !== undefined)
+    throw new UsageError('--yes approves every call already; --allow would add nothing');
+  const maxSteps = positive(args.options['max-steps'], 'max-steps');
+  const maxOutputTokens = positive(args.options['max-output-tokens'], 'max-output-tokens');
+  const timeout = positive(args.options.timeout, 'timeout');
+  const workspace = sessionWorkspace(args, deps);
+  const sessionId = resumed?.id ?? deps.newSessionId();
+
+  let redact = (text: string) => text;
+  let seq = 0;
+  const log = (record: Record<string, unknown>) => {
+    if (store === undefined) return;
+    store.append(sessionId, [redact(JSON.stringify(record))]);
+  };
+  const write = (stream: CliStream, text: string) => stream.write(redact(text));
+  const view = json ? undefined : terminalView(io, write);
+  const onEvent = (event: LoopEvent) => {
+    seq += 1;
+    const line = {
+      v: EVENT_SCHEMA_VERSION,
+      session: sessionId,
+      seq,
+      time: deps.now().toISOString(),
+      ...event,
+    };
+    if (event.type !== 'text' && event.type !== 'reasoning') log({ type: 'event', event: line });
+    options.listen?.(event);
+    if (json) write(io.stdout, `${JSON.stringify(line)}\n`);
+    else view?.onEvent(event);
+  };
+
+  let turnSignal: AbortSignal | undefined;
+  const ask = json ? undefined : terminalAsker(io, () => turnSignal);
+  const broker = new ApprovalBroker({
+    hash: deps.hash,
+    ...(ask === undefined ? {} : { ask }),
+    ...(args.options.yes === true ? { yes: true } : {}),
+    allow: (args.options.allow as readonly string[] | undefined) ?? [],
+    sessionGrants: resumed?.grants ?? [],
+    onRequest: (request) =>
+      onEvent({
+        type: 'approval-request',
+        id: request.id,
+        toolCallId: request.toolCallId,
+        inputHash: request.inputHash,
+        kind: request.question.kind,
+        summary: request.summary,
+        question: request.question,
+      }),
+    onDecision: (request, decision, by) =>
+      onEvent({
+        type: 'approval-decision',
+        id: request.id,
+        inputHash: request.inputHash,
+        decision: decision.decision,
+        by,
+        reason: decision.decision === 'denied' ? (decision.reason ?? null) : null,
+      }),
+    onSessionGrant: (key) => log({ type: 'grant', key }),
+  });
+
+  // The agent's tools narrow the host's: read first, so the runtime opens with them.
+  const bases = agentBases(args, deps);
+  const definition = readAgent(deps.fs, bases, name);
+  const narrowed = agentTools(hostTools(args), definition.manifest.tools);
+  if (narrowed.unknown.length > 0 && !json)
+    io.stderr.write(
+      `skillhost: warning: ${definition.directory}/agent.yaml: tools ${narrowed.unknown.map((entry) => `'${printable(entry)}'`).join(', ')} ${narrowed.unknown.length === 1 ? 'names' : 'name'} no tool or device (patterns belong in allowed-tools or --allow); ignored\n`,
+    );
+  const { runtime, close } = openRuntime(
+    args,
+    deps,
+    io,
+    workspace === undefined ? {} : { workspace },
+    { confirm: broker.confirm, tools: narrowed.tools, workspaceTools: true },
+  );
+  try {
+    const agent = runtime.loadAgent(name, {
+      bases,
+      ...(args.options.model === undefined ? {} : { model: String(args.options.model) }),
+      ...(args.options.provider === undefined ? {} : { provider: String(args.options.provider) }),
+    });
+    const { plan } = agent;
+    if (!isApiProvider(plan.provider)) {
+      throw new SkillhostError(
+        'MODEL_PROVIDER_CLI',
+        `The provider ${plan.provider} (${plan.providerFrom}) is a command-line agent, which skillhost does not drive yet; choose a model API: ${API_PROVIDERS.map((provider) => `--provider ${provider}`).join(', ')} (anthropic: ANTHROPIC_API_KEY; openai: OPENAI_API_KEY; openai-compatible: --base-url of a local server)`,
+      );
+    }
+    const key = apiKey(plan.provider, deps);
+    const keyRedact = redactor(key === undefined ? [] : [key]);
+    redact = (text) => keyRedact(text).replace(MASKED_KEY, '[redacted]');
+    const url = baseUrl(plan.provider, args, deps);
+    const connection = {
+      provider: plan.provider,
+      ...(key === undefined ? {} : { apiKey: key }),
+      ...(url === undefined ? {} : { baseURL: url }),
+    };
+    let models: ModelHandle[] = [modelHandle(connection, plan.model)];
+    if (plan.fallback !== undefined) models.push(modelHandle(connection, plan.fallback));
+
+    if (resumed === undefined) {
+      log({
+        type: 'session',
+        v: EVENT_SCHEMA_VERSION,
+        id: sessionId,
+        agent: name,
+        provider: plan.provider,
+        model: plan.model,
+        fallback: plan.fallback ?? null,
+        created: deps.now().toISOString(),
+        workspace: workspace?.path ?? null,
+      });
+    } else {
+      log({
+        type: 'resume',
+        time: deps.now().toISOString(),
+        provider: plan.provider,
+        model: plan.model,
+      });
+      await restoreSkills(runtime, resumed.activeSkills);
+    }
+    // Built once for the session: byte for byte the same at every step and every turn.
+    const system = agentSystemPrompt({
+      instructions: agent.instructions,
+      skills: agent.skills.map((skill) => ({
+        name: skill.name,
+        directory: skill.directory,
+        body: skill.body,
+      })),
+      catalog: agent.catalog,
+    });
+    const history = [...(resumed?.messages ?? [])];
+    const preloaded = new Set(agent.skills.map((skill) => skill.name));
+    const activeSkills = () =>
+      runtime
+        .offered()
+        .filter((entry) => !preloaded.has(entry.name) && runtime.isActive(entry.name))
+        .map((entry) => entry.name);
+
+    const turn = async (task: string | undefined, signal: AbortSignal) => {
+      turnSignal = signal;
+      if (task !== undefined) {
+        const message = { role: 'user' as const, content: task };
+        history.push(message);
+        log({ type: 'message', message });
+      }
+      runtime.recordAgentEvent({
+        event: 'agent-start',
+        details: {
+          agent: name,
+          session: sessionId,
+          provider: plan.provider,
+          model: models[0]?.model ?? plan.model,
+          fallback: models[1]?.model ?? null,
+          resumed: resumed !== undefined,
+        },
+      });
+      const end = await runAgentLoop({
+        runtime,
+        models,
+        system,
+        messages: history,
+        limits: {
+          ...(maxSteps === undefined ? {} : { maxSteps }),
+          ...(maxOutputTokens === undefined ? {} : { maxOutputTokens }),
+          ...(timeout === undefined ? {} : { wallTimeMs: timeout * 1000 }),
+          ...(agent.contextBudget === undefined ? {} : { contextBudget: agent.contextBudget }),
+        },
+        onEvent,
+        onMessage: (message) => {
+          history.push(message);
+          log({ type: 'message', message });
+        },
+        approvals: broker,
+        signal,
+        audit: (record) => runtime.recordAgentEvent(record),
+        // A provider's error may quote the key masked (sk-ab…***…wxyz): that goes too.
+        redact,
+      });
+      log({ type: 'skills', active: activeSkills() });
+      runtime.recordAgentEvent({
+        event: 'agent-end',
+        details: {
+          session: sessionId,
+          status: end.status,
+          limit: end.limit,
+          code: end.code,
+          steps: end.steps,
+          input_tokens: end.usage.inputTokens,
+          output_tokens: end.usage.outputTokens,
+        },
+      });
+      return end;
+    };
+
+    const setModel = (model: string): ModelHandle => {
+      const next = resolveModelPlan(agent.manifest.models, { provider: plan.provider, model });
+      models = [modelHandle(connection, next.model)];
+      if (next.fallback !== undefined && next.fallback !== next.model)
+        models.push(modelHandle(connection, next.fallback));
+      log({ type: 'model', time: deps.now().toISOString(), model: next.model });
+      return models[0] as ModelHandle;
+    };
+
+    return {
+      id: sessionId,
+      name,
+      runtime,
+      agent,
+      broker,
+      view,
+      get models() {
+        return models;
+      },
+      history,
+      log,
+      turn,
+      setModel,
+      activeSkills,
+      write,
+      redact: (text) => redact(text),
+      close,
+    };
+  } catch (error) {
+    await close();
+    if (SkillhostError.isInstance(error))
+      throw new SkillhostError(error.code, redact(error.message), {
+        diagnostics: error.diagnostics,
+      });
+    throw error;
+  }
+}
+
+/** Activates again the skills a resumed session had activated (the grants given for it answer their approvals). */
+async function restoreSkills(runtime: SkillRuntime, names: readonly string[]): Promise<void> {
+  for (const name of names) {
+    const entry = runtime.resolve(name);
+    if (entry === undefined) continue;
+    try {
+      if (entry.source.trust === 'trusted') runtime.activate(name, { triggeredBy: 'user' });
+      else await runtime.requestActivation(name, { triggeredBy: 'model' });
+    } catch {
+      // A skill that cannot be activated now is left out; the model can ask for it again.
+    }
+  }
+}
