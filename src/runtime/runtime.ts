@@ -31,7 +31,6 @@ import {
   RUNTIME_TOOLS_ALLOWED_BY_DEFAULT,
   WORKSPACE_TOOLS_ALLOWED_BY_DEFAULT,
 } from '../policy/tools.js';
-import { quote } from '../quote.js';
 import type { DiscoveryOptions } from '../registry/discover.js';
 import { unusableReason } from '../registry/entries.js';
 import { type RegistryChanges, type RegistryEntry, SkillRegistry } from '../registry/registry.js';
