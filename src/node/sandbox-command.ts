@@ -67,6 +67,11 @@ export interface BubblewrapPlan {
          * is shown read-only at VIEW_PATH.
          */
         readonly outputFolder?: string;
+        /**
+         * Entries of the workspace mounted read-only over their placeholders in the run folder
+         * (the other entries are links into the view).
+         */
+        readonly mounted?: readonly string[];
       }
     | undefined;
   /** The skill directory's real path on the host: the staged copy is shown there too. */
@@ -94,6 +99,24 @@ export interface BubblewrapPlan {
 
 /** Where a read-only workspace with a run folder is shown, for the run folder's links. */
 export const VIEW_PATH = '/run/workspace';
+
+/** The top-level entry of the workspace that `path` lies in, if it does. */
+function topEntry(workspace: string, path: string): string | undefined {
+  if (path === workspace || !isUnder(path, workspace)) return undefined;
+  return path.slice(workspace.length + 1).split('/')[0];
+}
+
+/** Where the staged skill is shown besides /skill: its real path, as the script reaches it. */
+function skillPlaces(plan: BubblewrapPlan): string[] {
+  const { skillPath, workspace } = plan;
+  if (skillPath === undefined) return [];
+  if (workspace !== undefined && isUnder(workspace.path, skillPath)) return [];
+  if (workspace?.outputFolder === undefined) return [skillPath];
+  const entry = topEntry(workspace.path, skillPath);
+  if (entry === undefined) return [skillPath];
+  const inView = `${VIEW_PATH}${skillPath.slice(workspace.path.length)}`;
+  return workspace.mounted?.includes(entry) === true ? [inView, skillPath] : [inView];
+}
 
 /**
  * bubblewrap's arguments: every namespace unshared, no capabilities, a read-only root with the
@@ -134,6 +157,9 @@ export function bubblewrapArguments(plan: BubblewrapPlan): string[] {
     const { path, outputFolder } = plan.workspace;
     if (outputFolder !== undefined) {
       args.push('--ro-bind', path, VIEW_PATH, '--bind', outputFolder, path);
+      // Sources are host paths: the workspace's own entry, over its placeholder.
+      for (const name of plan.workspace.mounted ?? [])
+        args.push('--ro-bind', `${path}/${name}`, `${path}/${name}`);
     } else {
       args.push(request.workspace.writable ? '--bind' : '--ro-bind', path, path);
       args.push(...plan.workspace.protection);
@@ -141,28 +167,19 @@ export function bubblewrapArguments(plan: BubblewrapPlan): string[] {
     directory = path;
   }
   // The skill where the model was told it is, read-only (unless it holds the workspace). Inside
-  // a workspace shown through a run folder, its path there is a link into the workspace's view:
-  // the copy goes over the view (a mount cannot be made through a link bubblewrap resolves on
-  // the host).
-  const workspaceView = plan.workspace?.outputFolder === undefined ? undefined : plan.workspace;
-  const skillAt =
-    plan.skillPath === undefined ||
-    (plan.workspace !== undefined && isUnder(plan.workspace.path, plan.skillPath))
-      ? undefined
-      : workspaceView !== undefined &&
-          plan.skillPath !== workspaceView.path &&
-          isUnder(plan.skillPath, workspaceView.path)
-        ? `${VIEW_PATH}${plan.skillPath.slice(workspaceView.path.length)}`
-        : plan.skillPath;
-  if (skillAt !== undefined) args.push('--ro-bind', plan.skillCopy, skillAt);
+  // a workspace shown through a run folder, the copy goes over the view (a mount cannot be made
+  // through a link bubblewrap resolves on the host), and over the entry mounted from the view
+  // when the skill lies under one (a mount does not show what is later mounted at its source).
+  const skillAts = skillPlaces(plan);
+  for (const place of skillAts) args.push('--ro-bind', plan.skillCopy, place);
   if (plan.nodeModules !== undefined) {
     args.push('--ro-bind', plan.nodeModules, '/skill/node_modules');
-    if (skillAt !== undefined) args.push('--ro-bind', plan.nodeModules, `${skillAt}/node_modules`);
+    for (const place of skillAts) args.push('--ro-bind', plan.nodeModules, `${place}/node_modules`);
   }
   if (plan.skillModules !== undefined) {
     args.push('--ro-bind', plan.skillModules, '/skill/scripts/node_modules');
-    if (skillAt !== undefined)
-      args.push('--ro-bind', plan.skillModules, `${skillAt}/scripts/node_modules`);
+    for (const place of skillAts)
+      args.push('--ro-bind', plan.skillModules, `${place}/scripts/node_modules`);
   }
   for (const { path, kind } of plan.hidden ?? []) {
     if (plan.placeholders === undefined) break;

@@ -13,6 +13,7 @@ import {
   type Stats,
   symlinkSync,
   unlinkSync,
+  writeFileSync,
 } from 'node:fs';
 import { basename, isAbsolute, join, relative, resolve } from 'node:path';
 import type { SkillEnvironmentStatus, WrittenFile } from '../deps.js';
@@ -225,19 +226,34 @@ export function newRunId(now: Date, random: () => number = Math.random): string 
   return `${stamp}-${tail}`;
 }
 
-/** The working directory of a read-only workspace: a run folder that links to its entries. */
+/**
+ * Most entries of a workspace shown in a run folder by a mount of their own; the others (and
+ * the workspace's own links) are links into the view.
+ */
+export const MAX_MOUNTED_ENTRIES = 256;
+
+/**
+ * The working directory of a read-only workspace: a run folder that shows its entries. A folder
+ * or file of the workspace is mounted read-only over a placeholder of its own kind, so that the
+ * script finds real folders and files there (`find .`, `os.walk`, `fs.readdir` with file types
+ * all descend as they would on the host); past MAX_MOUNTED_ENTRIES, and for the workspace's own
+ * links, the entry is a link into the view.
+ */
 export interface OutputFolder {
   /** The run folder on the host. */
   readonly path: string;
   /** The names linked to the workspace's own entries, and where each link points. */
   readonly links: ReadonlyMap<string, string>;
+  /** The names shown by a mount of the view's entry, with the placeholder's kind. */
+  readonly mounts: ReadonlyMap<string, 'file' | 'directory'>;
 }
 
 /**
- * Makes the run folder `outputs/<runId>`, owned by the script's user, holding one link per
- * entry of the workspace to its read-only view at `view`: the script reads the workspace
- * through its working directory as it would on the host, and what it creates there stays in
- * the run folder. Throws WORKSPACE_NOT_WRITABLE when the folder cannot be made.
+ * Makes the run folder `outputs/<runId>`, owned by the script's user, holding for each entry of
+ * the workspace a placeholder that the entry is mounted over, read-only (or a link to the
+ * entry in the workspace's read-only view at `view`): the script reads the workspace through its working directory as it would
+ * on the host, and what it creates there stays in the run folder. Throws WORKSPACE_NOT_WRITABLE
+ * when the folder cannot be made.
  */
 export function makeOutputFolder(
   outputs: string,
@@ -258,18 +274,27 @@ export function makeOutputFolder(
     );
   }
   const links = new Map<string, string>();
-  for (const name of readdirSync(workspace)) {
+  const mounts = new Map<string, 'file' | 'directory'>();
+  for (const entry of readdirSync(workspace, { withFileTypes: true })) {
+    const name = entry.name;
+    const kind = entry.isDirectory() ? 'directory' : entry.isFile() ? 'file' : undefined;
+    if (kind !== undefined && mounts.size < MAX_MOUNTED_ENTRIES) {
+      if (kind === 'directory') mkdirSync(join(path, name), { mode: 0o755 });
+      else writeFileSync(join(path, name), '', { mode: 0o644, flag: 'wx' });
+      mounts.set(name, kind);
+      continue;
+    }
     const target = `${view}/${name}`;
     symlinkSync(target, join(path, name));
     links.set(name, target);
   }
-  return { path, links };
+  return { path, links, mounts };
 }
 
 /**
- * After the run: removes the folder's own links, and links and special files the script made
- * (noted by name), clears set-id bits, and lists every regular file left with its size. Removes
- * the run folder when nothing is left.
+ * After the run: removes the folder's own links and placeholders, and links and special files
+ * the script made (noted by name), clears set-id bits, and lists every regular file left with
+ * its size. Removes the run folder when nothing is left.
  */
 export function collectOutputs(folder: OutputFolder): {
   readonly files: WrittenFile[];
@@ -291,6 +316,19 @@ export function collectOutputs(folder: OutputFolder): {
       const full = join(current, name);
       const status = lstatOrUndefined(full);
       if (status === undefined) continue;
+      // A placeholder the view's entry was mounted over: empty, since the mount covered it.
+      const placeholder = prefix === '' ? folder.mounts.get(name) : undefined;
+      if (placeholder === 'directory' && status.isDirectory()) {
+        try {
+          rmdirSync(full);
+          continue;
+        } catch {
+          // not empty: list what is in it
+        }
+      } else if (placeholder === 'file' && status.isFile() && status.size === 0) {
+        unlinkSync(full);
+        continue;
+      }
       if (status.isSymbolicLink()) {
         const ours = prefix === '' && folder.links.get(name) === readlinkSync(full);
         unlinkSync(full);

@@ -318,6 +318,10 @@ async function runScript(
           // The skill's own files are the staged copy's, not the workspace's.
           if (isUnder(full, skillPath)) continue;
           hidden.push({ path: `${shownAt}/${secret.path}`, kind: secret.kind });
+          // Under an entry mounted from the view, the secret is reached there too: a mount does
+          // not show what is later mounted at its source.
+          if (outputFolder?.mounts.has(secret.path.split('/')[0] as string) === true)
+            hidden.push({ path: full, kind: secret.kind });
         }
       }
       if (chosen.mappedRoot) hidden.push(...rootOnlySystemEntries());
@@ -350,7 +354,9 @@ async function runScript(
               : {
                   path: workspacePath,
                   protection: protectedWorkspace?.arguments ?? [],
-                  ...(outputFolder === undefined ? {} : { outputFolder: outputFolder.path }),
+                  ...(outputFolder === undefined
+                    ? {}
+                    : { outputFolder: outputFolder.path, mounted: [...outputFolder.mounts.keys()] }),
                 },
           skillPath,
           hidden,

@@ -84,6 +84,51 @@ describe('the workspace', () => {
     expect(run.result.stdout.head).toContain('.env -> API_TOKEN=PROJECT-SECRET');
   });
 
+  it('shows a read-only workspace with a run folder as real folders: a walk finds what the host has, secrets hidden', async () => {
+    const folder = project();
+    const w = sandboxed({
+      files: {
+        'scripts/walk.sh': [
+          '#!/bin/sh',
+          'find . -type f | sort',
+          'cat config/.env.production certs/server.key .env .git/config 2>/dev/null | grep -c SECRET',
+        ].join('\n'),
+      },
+      workspace: { path: folder, writable: false, outputs: join(folder, '.skillhost/runs') },
+    });
+    const run = await runTool(w, 'scripts/walk.sh');
+    // find does not follow links: before, every entry was a link into the view and it found none.
+    expect(run.result.stdout.head.split('\n')).toEqual(
+      expect.arrayContaining(['./.git/HEAD', './README.md', './data/sales.csv']),
+    );
+    expect(run.result.stdout.head).not.toContain('PROJECT-SECRET');
+    expect(run.result.stdout.head.trim().split('\n').at(-1)).toBe('0');
+    // Nothing was written: the placeholders the entries were mounted over are gone.
+    expect(run.result.written?.count ?? 0).toBe(0);
+    expect(existsSync(join(folder, '.skillhost/runs'))).toBe(true);
+    expect(readdirSync(join(folder, '.skillhost/runs'))).toEqual([]);
+  });
+
+  it('shows every entry of a workspace with more entries than it mounts one by one', async () => {
+    const folder = tempDir('skillhost-wide-');
+    for (let index = 0; index < 300; index += 1)
+      writeTree(folder, { [`file-${String(index).padStart(3, '0')}.txt`]: `${index}\n` });
+    const w = sandboxed({
+      files: { 'scripts/count.sh': '#!/bin/sh\nls | wc -l; cat file-299.txt\n' },
+      workspace: {
+        path: folder,
+        writable: false,
+        outputs: join(tempDir('skillhost-runs-'), 'runs'),
+      },
+    });
+    const run = await runTool(w, 'scripts/count.sh');
+    expect(run.result.stdout.head.split('\n').map((line) => line.trim())).toEqual([
+      '300',
+      '299',
+      '',
+    ]);
+  });
+
   it('says the sandbox hid a host path outside what it shows', async () => {
     const outside = writeTree(tempDir('skillhost-outside-'), { 'notes.txt': 'OUTSIDE\n' });
     chmodSync(outside, 0o755);
