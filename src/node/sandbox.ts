@@ -356,7 +356,10 @@ async function runScript(
                   protection: protectedWorkspace?.arguments ?? [],
                   ...(outputFolder === undefined
                     ? {}
-                    : { outputFolder: outputFolder.path, mounted: [...outputFolder.mounts.keys()] }),
+                    : {
+                        outputFolder: outputFolder.path,
+                        mounted: [...outputFolder.mounts.keys()],
+                      }),
                 },
           skillPath,
           hidden,
