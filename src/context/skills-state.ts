@@ -5,7 +5,7 @@ import type { CountTokens } from './meter.js';
 
 /**
  * The skills-state block a compaction puts after its summary: the most recently used skills in
- * full within budgets (the one at the edge truncated at its head, saying so), every other
+ * full within budgets (one longer than a skill's budget truncated at its head, saying so), every other
  * activated skill as a stub (name, source, description, summary, hash and the call that brings
  * it back), and a last line naming every skill not in full. Pure: a command-line agent's
  * `onSessionStart` hook can render it from a ledger too.
@@ -15,8 +15,6 @@ import type { CountTokens } from './meter.js';
 export const SKILL_FULL_TOKENS = 5_000;
 /** At most this many tokens of skills in full in all (default). */
 export const SKILLS_FULL_TOKENS = 25_000;
-/** A skill is truncated to what is left of the budget only when at least this much is left. */
-const MIN_TRUNCATED_TOKENS = 500;
 /** What the line saying a skill was truncated costs, about. */
 const TRUNCATION_LINE_TOKENS = 60;
 
@@ -105,30 +103,26 @@ export function renderSkillsState(
       continue;
     }
     const text = filling && entry.hash !== '' ? options.text?.(entry.hash) : undefined;
-    const tokens = text === undefined ? 0 : count(text);
-    if (text !== undefined && tokens <= Math.min(perSkill, left)) {
-      states.set(entry.name, 'full');
-      kept.push(entry.name);
-      blocks.push(text);
-      left -= tokens;
-      continue;
-    }
-    const room = Math.min(perSkill, left);
-    // Cut by what is left in all (not by the per-skill cap): the skills after it are stubs.
-    const lastToFit = left < Math.min(perSkill, tokens);
-    if (text !== undefined && room >= Math.min(MIN_TRUNCATED_TOKENS, perSkill)) {
-      const head = headOf(text, Math.max(1, room - TRUNCATION_LINE_TOKENS), count);
-      if (head !== '') {
-        const shown = count(head);
-        states.set(entry.name, 'truncated');
-        cut.push(entry.name);
-        blocks.push(truncated(entry, head, shown, tokens));
-        left -= shown + TRUNCATION_LINE_TOKENS;
-        if (lastToFit) filling = false;
+    if (text !== undefined) {
+      const tokens = count(text);
+      const cost = Math.min(tokens, perSkill);
+      if (cost <= left) {
+        left -= cost;
+        if (tokens <= perSkill) {
+          states.set(entry.name, 'full');
+          kept.push(entry.name);
+          blocks.push(text);
+        } else {
+          const head = headOf(text, Math.max(1, perSkill - TRUNCATION_LINE_TOKENS), count);
+          states.set(entry.name, 'truncated');
+          cut.push(entry.name);
+          blocks.push(truncated(entry, head, count(head), tokens));
+        }
         continue;
       }
+      // The most recently used skills are the ones in full: once one does not fit, the rest are stubs.
+      filling = false;
     }
-    if (text !== undefined) filling = false;
     states.set(entry.name, 'demoted');
     demoted.push(entry.name);
     blocks.push(stub(entry));

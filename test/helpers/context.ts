@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import type { ModelMessage } from 'ai';
 import type { AuditRecord } from '../../src/audit/trail.js';
+import { estimateTokens } from '../../src/format/tokens.js';
 import { createNodeFileSystem } from '../../src/node/fs.js';
 import { sha256 } from '../../src/node/hash.js';
 import { CANONICAL_TOOLS } from '../../src/policy/tools.js';
@@ -22,11 +23,12 @@ export interface SkillsWorld {
 /** A body of about `tokens` tokens by the estimate, with a marker line unique to the skill. */
 export function skillBody(name: string, tokens: number): string {
   const lines = [`# ${name} guide`, '', `BODY-MARKER-${name} first line of the instructions.`];
-  let index = 0;
-  // About 12 tokens a line.
-  while (lines.length * 12 < tokens) {
-    index += 1;
-    lines.push(`Step ${index} of ${name}: check the input and write the result to the report.`);
+  const line = (index: number) =>
+    `Step ${index} of ${name}: check the input and write the result to the report.`;
+  let size = estimateTokens(lines.join('\n'));
+  for (let index = 1; size < tokens; index += 1) {
+    lines.push(line(index));
+    size += estimateTokens(`${line(index)}\n`);
   }
   return `${lines.join('\n')}\n`;
 }
