@@ -5,15 +5,21 @@ import {
   type ApprovalDecision,
   type ApprovalRequest,
   agentSystemPrompt,
+  type CompactionEvent,
+  type CompactionOutcome,
+  ContextManager,
   canonicalJson,
   EVENT_SCHEMA_VERSION,
   isApiProvider,
   type LoopEvent,
   type ModelHandle,
   modelHandle,
+  modelSummarizer,
   runAgentLoop,
+  SkillLedger,
 } from '../../internal.js';
 import {
+  type Activation,
   agentTools,
   type LoadedAgent,
   readAgent,
@@ -51,6 +57,8 @@ export const SESSION_OPTIONS = {
   yes: { type: 'boolean' },
   allow: { type: 'string', multiple: true },
   resume: { type: 'string' },
+  'context-window': { type: 'string' },
+  'compact-model': { type: 'string' },
 } as const;
 
 /** A key as a provider quotes it in an error, its middle masked with asterisks. */
@@ -306,6 +314,10 @@ export interface AgentSession {
   turn(task: string | undefined, signal: AbortSignal): Promise<AgentLoopResult>;
   /** Switches the model of the next turns (an alias or an id of the session's provider). */
   setModel(model: string): ModelHandle;
+  /** The context manager: the skill ledger and compaction. */
+  readonly context: ContextManager;
+  /** Compacts the history now (`/compact`), recording it as a compaction at the threshold would be. */
+  compact(signal: AbortSignal): Promise<CompactionOutcome>;
   /** The skills active now (activated in the session, not preloaded). */
   activeSkills(): string[];
   /** Writes to a stream, with every key redacted. */
@@ -351,6 +363,7 @@ export async function openAgentSession(
   const maxSteps = positive(args.options['max-steps'], 'max-steps');
   const maxOutputTokens = positive(args.options['max-output-tokens'], 'max-output-tokens');
   const timeout = positive(args.options.timeout, 'timeout');
+  const contextWindow = positive(args.options['context-window'], 'context-window');
   const workspace = sessionWorkspace(args, deps);
   const sessionId = resumed?.id ?? deps.newSessionId();
 
@@ -362,7 +375,9 @@ export async function openAgentSession(
   };
   const write = (stream: CliStream, text: string) => stream.write(redact(text));
   const view = json ? undefined : terminalView(io, write);
+  let lastCompaction: CompactionEvent | undefined;
   const onEvent = (event: LoopEvent) => {
+    if (event.type === 'compaction') lastCompaction = event;
     seq += 1;
     const line = {
       v: EVENT_SCHEMA_VERSION,
@@ -447,6 +462,7 @@ export async function openAgentSession(
     let models: ModelHandle[] = [modelHandle(connection, plan.model)];
     if (plan.fallback !== undefined) models.push(modelHandle(connection, plan.fallback));
 
+    let restored: Activation[] = [];
     if (resumed === undefined) {
       log({
         type: 'session',
@@ -466,7 +482,7 @@ export async function openAgentSession(
         provider: plan.provider,
         model: plan.model,
       });
-      await restoreSkills(runtime, resumed.activeSkills);
+      restored = await restoreSkills(runtime, resumed.activeSkills);
     }
     // Built once for the session: byte for byte the same at every step and every turn.
     const system = agentSystemPrompt({
@@ -479,6 +495,30 @@ export async function openAgentSession(
       catalog: agent.catalog,
     });
     const history = [...(resumed?.messages ?? [])];
+    // The context lifecycle: the ledger restored from the log (the registry gives the texts back).
+    const compactPlan =
+      args.options['compact-model'] === undefined
+        ? undefined
+        : resolveModelPlan(agent.manifest.models, {
+            provider: plan.provider,
+            model: String(args.options['compact-model']),
+          }).model;
+    const context = new ContextManager({
+      ...(contextWindow === undefined ? {} : { contextWindow }),
+      ...(agent.contextBudget === undefined ? {} : { contextBudget: agent.contextBudget }),
+      ...(compactPlan === undefined
+        ? {}
+        : { summarizer: modelSummarizer(modelHandle(connection, compactPlan)) }),
+      ledger: SkillLedger.restore(resumed?.ledger),
+      onLedger: (record) => log({ type: 'ledger', ...record }),
+    });
+    for (const activation of restored)
+      if (activation.contentHash !== undefined)
+        context.ledger.rememberText(activation.name, activation.contentHash, activation.text);
+    const replaceHistory = (messages: readonly AgentLoopResult['messages'][number][]) => {
+      history.splice(0, history.length, ...messages);
+      log({ type: 'compaction', messages: [...messages], event: lastCompaction ?? null });
+    };
     const preloaded = new Set(agent.skills.map((skill) => skill.name));
     const activeSkills = () =>
       runtime
@@ -522,6 +562,8 @@ export async function openAgentSession(
         },
         approvals: broker,
         signal,
+        context,
+        onHistory: replaceHistory,
         audit: (record) => runtime.recordAgentEvent(record),
         // A provider's error may quote the key masked (sk-ab…***…wxyz): that goes too.
         redact,
@@ -551,6 +593,23 @@ export async function openAgentSession(
       return models[0] as ModelHandle;
     };
 
+    const compact = async (signal: AbortSignal): Promise<CompactionOutcome> => {
+      const model = models[0] as ModelHandle;
+      const outcome = await context.compact({
+        trigger: 'manual',
+        system,
+        tools: runtime.tools(),
+        messages: history,
+        model: model.model,
+        summarize: modelSummarizer(model),
+        signal,
+        emit: onEvent,
+        audit: (record) => runtime.recordAgentEvent(record),
+      });
+      if (outcome.changed) replaceHistory(outcome.messages);
+      return outcome;
+    };
+
     return {
       id: sessionId,
       name,
@@ -565,6 +624,8 @@ export async function openAgentSession(
       log,
       turn,
       setModel,
+      context,
+      compact,
       activeSkills,
       write,
       redact: (text) => redact(text),
@@ -580,16 +641,27 @@ export async function openAgentSession(
   }
 }
 
-/** Activates again the skills a resumed session had activated (the grants given for it answer their approvals). */
-async function restoreSkills(runtime: SkillRuntime, names: readonly string[]): Promise<void> {
+/**
+ * Activates again the skills a resumed session had activated (the grants given for it answer
+ * their approvals); returns the activations, whose texts the skill ledger takes back.
+ */
+async function restoreSkills(
+  runtime: SkillRuntime,
+  names: readonly string[],
+): Promise<Activation[]> {
+  const restored: Activation[] = [];
   for (const name of names) {
     const entry = runtime.resolve(name);
     if (entry === undefined) continue;
     try {
-      if (entry.source.trust === 'trusted') runtime.activate(name, { triggeredBy: 'user' });
-      else await runtime.requestActivation(name, { triggeredBy: 'model' });
+      restored.push(
+        entry.source.trust === 'trusted'
+          ? runtime.activate(name, { triggeredBy: 'user' })
+          : await runtime.requestActivation(name, { triggeredBy: 'model' }),
+      );
     } catch {
       // A skill that cannot be activated now is left out; the model can ask for it again.
     }
   }
+  return restored;
 }
