@@ -5,18 +5,15 @@ import {
   type ApprovalDecision,
   type ApprovalRequest,
   agentSystemPrompt,
-  type CompactionEvent,
   type CompactionOutcome,
-  ContextManager,
+  type ContextManager,
   canonicalJson,
   EVENT_SCHEMA_VERSION,
   isApiProvider,
   type LoopEvent,
   type ModelHandle,
   modelHandle,
-  modelSummarizer,
   runAgentLoop,
-  SkillLedger,
 } from '../../internal.js';
 import {
   type Activation,
@@ -34,6 +31,7 @@ import { printable } from '../printable.js';
 import { skillhostHome, sourceSettings } from '../registry-options.js';
 import { defaultWorkspace, hostTools, openRuntime, runsFolder } from '../runtime-options.js';
 import { AGENT_OPTIONS, agentBases } from './agent.js';
+import { CONTEXT_OPTIONS, sessionContext } from './session-context.js';
 import { readSession, type SessionState, sessionStore } from './session-log.js';
 
 /**
@@ -57,8 +55,7 @@ export const SESSION_OPTIONS = {
   yes: { type: 'boolean' },
   allow: { type: 'string', multiple: true },
   resume: { type: 'string' },
-  'context-window': { type: 'string' },
-  'compact-model': { type: 'string' },
+  ...CONTEXT_OPTIONS,
 } as const;
 
 /** A key as a provider quotes it in an error, its middle masked with asterisks. */
@@ -363,7 +360,6 @@ export async function openAgentSession(
   const maxSteps = positive(args.options['max-steps'], 'max-steps');
   const maxOutputTokens = positive(args.options['max-output-tokens'], 'max-output-tokens');
   const timeout = positive(args.options.timeout, 'timeout');
-  const contextWindow = positive(args.options['context-window'], 'context-window');
   const workspace = sessionWorkspace(args, deps);
   const sessionId = resumed?.id ?? deps.newSessionId();
 
@@ -375,9 +371,7 @@ export async function openAgentSession(
   };
   const write = (stream: CliStream, text: string) => stream.write(redact(text));
   const view = json ? undefined : terminalView(io, write);
-  let lastCompaction: CompactionEvent | undefined;
   const onEvent = (event: LoopEvent) => {
-    if (event.type === 'compaction') lastCompaction = event;
     seq += 1;
     const line = {
       v: EVENT_SCHEMA_VERSION,
@@ -495,30 +489,8 @@ export async function openAgentSession(
       catalog: agent.catalog,
     });
     const history = [...(resumed?.messages ?? [])];
-    // The context lifecycle: the ledger restored from the log (the registry gives the texts back).
-    const compactPlan =
-      args.options['compact-model'] === undefined
-        ? undefined
-        : resolveModelPlan(agent.manifest.models, {
-            provider: plan.provider,
-            model: String(args.options['compact-model']),
-          }).model;
-    const context = new ContextManager({
-      ...(contextWindow === undefined ? {} : { contextWindow }),
-      ...(agent.contextBudget === undefined ? {} : { contextBudget: agent.contextBudget }),
-      ...(compactPlan === undefined
-        ? {}
-        : { summarizer: modelSummarizer(modelHandle(connection, compactPlan)) }),
-      ledger: SkillLedger.restore(resumed?.ledger),
-      onLedger: (record) => log({ type: 'ledger', ...record }),
-    });
-    for (const activation of restored)
-      if (activation.contentHash !== undefined)
-        context.ledger.rememberText(activation.name, activation.contentHash, activation.text);
-    const replaceHistory = (messages: readonly AgentLoopResult['messages'][number][]) => {
-      history.splice(0, history.length, ...messages);
-      log({ type: 'compaction', messages: [...messages], event: lastCompaction ?? null });
-    };
+    // The context lifecycle: the skill ledger restored from the log, compaction (session-context.ts).
+    const context = sessionContext(args, { agent, connection, resumed, restored, history, log });
     const preloaded = new Set(agent.skills.map((skill) => skill.name));
     const activeSkills = () =>
       runtime
@@ -562,8 +534,8 @@ export async function openAgentSession(
         },
         approvals: broker,
         signal,
-        context,
-        onHistory: replaceHistory,
+        context: context.manager,
+        onHistory: context.replaceHistory,
         audit: (record) => runtime.recordAgentEvent(record),
         // A provider's error may quote the key masked (sk-ab…***…wxyz): that goes too.
         redact,
@@ -593,22 +565,15 @@ export async function openAgentSession(
       return models[0] as ModelHandle;
     };
 
-    const compact = async (signal: AbortSignal): Promise<CompactionOutcome> => {
-      const model = models[0] as ModelHandle;
-      const outcome = await context.compact({
-        trigger: 'manual',
+    const compact = (signal: AbortSignal) =>
+      context.compact({
         system,
         tools: runtime.tools(),
-        messages: history,
-        model: model.model,
-        summarize: modelSummarizer(model),
+        model: models[0] as ModelHandle,
         signal,
         emit: onEvent,
         audit: (record) => runtime.recordAgentEvent(record),
       });
-      if (outcome.changed) replaceHistory(outcome.messages);
-      return outcome;
-    };
 
     return {
       id: sessionId,
@@ -624,7 +589,7 @@ export async function openAgentSession(
       log,
       turn,
       setModel,
-      context,
+      context: context.manager,
       compact,
       activeSkills,
       write,

@@ -8,7 +8,7 @@ import { skillhostHome } from '../registry-options.js';
  * as `--json` prints it, without the text deltas), `grant` (an approval given for the session),
  * `skills` (the skills active at the end of a run), `resume` (a later run of it), `ledger` (the
  * whole skill ledger, after each change: the last one is restored on resume), `compaction` (the
- * history a compaction made, which the next messages follow; `event` is its compaction event).
+ * history a compaction made, which the next messages follow, after its `compaction` event).
  */
 export interface SessionState {
   readonly id: string;
@@ -90,7 +90,8 @@ export function parseSession(id: string, text: string): SessionState {
           );
         state.messages = [...record.messages];
         state.compactions += 1;
-        const event = (record.event ?? {}) as Record<string, unknown>;
+        // Its event was logged just before it.
+        const event = [...state.events].reverse().find((item) => item.type === 'compaction') ?? {};
         state.transcript.push({
           role: 'compaction',
           content: `context compacted (${String(event.trigger ?? 'unknown')}): about ${String(event.preTokens ?? '?')} → ${String(event.postTokens ?? '?')} tokens`,
