@@ -3,8 +3,8 @@ import type { Code } from '../codes.js';
 import type { ContextLimits, ContextManager, ContextRequest } from '../context/manager.js';
 import { TokenMeter } from '../context/meter.js';
 import { estimateTokens } from '../format/body.js';
-import type { ToolCallResult } from '../runtime/tools.js';
 import type { SkillRuntime } from '../runtime/types.js';
+import { cut, runStepCalls } from './calls.js';
 import {
   addUsage,
   type LoopEvent,
@@ -19,7 +19,6 @@ import {
   ANTHROPIC_CACHE,
   loadAi,
   requestStep,
-  type StepCall,
   type StepOutcome,
   sdkTools,
 } from './request.js';
@@ -111,15 +110,6 @@ export interface AgentLoopResult {
   readonly messages: ModelMessage[];
   /** The model that answered last (the fallback after a switch). */
   readonly model: ModelHandle;
-}
-
-const EVENT_TEXT = 2000;
-function cut(text: string, max = EVENT_TEXT): string {
-  return text.length <= max ? text : `${text.slice(0, max)}…`;
-}
-
-function bytesOf(text: string): number {
-  return new TextEncoder().encode(text).length;
 }
 
 /**
@@ -449,62 +439,21 @@ export async function runAgentLoop(options: AgentLoopOptions): Promise<AgentLoop
     if (outcome.text !== '') lastText = outcome.text;
 
     if (outcome.calls.length > 0) {
-      // Output cut at the token limit may have cut a call's input: no call of this step runs.
-      const truncated = outcome.finishReason === 'length';
-      const results: Array<{ call: StepCall; result: ToolCallResult }> = [];
-      for (const call of outcome.calls) {
-        emit({ type: 'tool-call', step, id: call.id, name: call.name, input: call.input });
-        let result: ToolCallResult;
-        if (signal.aborted || options.approvals?.quit === true) {
-          result = {
-            isError: true,
-            code: 'AGENT_INTERRUPTED',
-            text: 'Error AGENT_INTERRUPTED: the run was interrupted before this call ran',
-          };
-        } else if (truncated) {
-          result = {
-            isError: true,
-            code: 'TOOL_INPUT_INVALID',
-            text: 'Error TOOL_INPUT_INVALID: your output reached the output-token limit inside this call, so its input may be cut short; it was not run. Send it again, shorter.',
-          };
-        } else if (call.invalid) {
-          result = {
-            isError: true,
-            code: 'TOOL_INPUT_INVALID',
-            text: `Error TOOL_INPUT_INVALID: the call could not be read (${cut(call.error ?? 'its input is not a JSON object', 300)}); it was not run`,
-          };
-        } else {
-          options.approvals?.beginCall(call.id);
-          result =
-            context === undefined
-              ? await runtime.callTool(call.name, call.input)
-              : await context.callTool(runtime, call.name, call.input, emit);
-          const notes = options.approvals?.takeNotes() ?? [];
-          if (notes.length > 0) result = { ...result, text: `${result.text}\n${notes.join('\n')}` };
-        }
-        results.push({ call, result });
-        emit({
-          type: 'tool-result',
+      push(
+        await runStepCalls({
+          calls: outcome.calls,
           step,
-          id: call.id,
-          name: call.name,
-          isError: result.isError,
-          code: result.code ?? null,
-          bytes: bytesOf(result.text),
-          text: cut(result.text),
-        });
-      }
-      push({
-        role: 'tool',
-        content: results.map(({ call, result }) => ({
-          type: 'tool-result',
-          toolCallId: call.id,
-          toolName: call.name,
-          output: result.isError
-            ? { type: 'error-text', value: result.text }
-            : { type: 'text', value: result.text },
-        })),
-      });
+          // Output cut at the token limit may have cut a call's input: no call of this step runs.
+          truncated: outcome.finishReason === 'length',
+          signal,
+          approvals: options.approvals,
+          run: (name, input) =>
+            context === undefined
+              ? runtime.callTool(name, input)
+              : context.callTool(runtime, name, input, emit),
+          emit,
+        }),
+      );
       if (options.approvals?.quit === true)
         return end('interrupted', {
           code: 'AGENT_INTERRUPTED',
