@@ -219,8 +219,18 @@ export async function compactContext(input: CompactionInput): Promise<Compaction
     tail = pruneToolOutputs(tail, meter, 0).messages;
     next = build(marker(input.trigger, pre, 0));
   }
+  // The marker says the size after: only its own few tokens change, so the rest is not counted again.
+  const draft = next[0] as ModelMessage;
   const estimate = size(next);
+  const draftMarker = marker(input.trigger, pre, 0);
   next = build(marker(input.trigger, pre, estimate));
+  const first = next[0] as ModelMessage;
+  meter.remember(
+    first,
+    meter.message(draft) +
+      meter.count(marker(input.trigger, pre, estimate)) -
+      meter.count(draftMarker),
+  );
   current = next;
   const post = size(current);
   return {

@@ -49,6 +49,11 @@ export class TokenMeter {
     return size;
   }
 
+  /** Tells the meter a message's size, counted some other way (a message the caller just built). */
+  remember(message: ModelMessage, tokens: number): void {
+    this.#messages.set(message, tokens);
+  }
+
   /** Tokens of one part's text (a tool output, say), counted once per part. */
   part(part: object, text: string): number {
     let size = this.#parts.get(part);

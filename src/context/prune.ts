@@ -51,7 +51,8 @@ export function pruneToolOutputs(
       if (skillToolKind(part.toolName) === 'activate') continue;
       const text = outputText(part);
       if (text.startsWith(PRUNED_PREFIX)) continue;
-      const tokens = meter.part(part, text);
+      // A message of one output is that output: its size is known already (the trigger counted it).
+      const tokens = parts.length === 1 ? meter.message(message) : meter.part(part, text);
       if (recent >= protect && recent > 0) {
         replaced ??= new Map();
         replaced.set(part, placeholder(part, tokens));

@@ -104,7 +104,8 @@ export function renderSkillsState(
     }
     const text = filling && entry.hash !== '' ? options.text?.(entry.hash) : undefined;
     if (text !== undefined) {
-      const tokens = count(text);
+      // The ledger counted the activation text already.
+      const tokens = entry.tokens > 0 ? entry.tokens : count(text);
       const cost = Math.min(tokens, perSkill);
       if (cost <= left) {
         left -= cost;

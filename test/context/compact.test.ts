@@ -209,7 +209,8 @@ describe('compaction', () => {
         for (const turn of turns) {
           messages.push(user(turn.user));
           for (const step of turn.steps) {
-            const ids = Array.from({ length: step.calls }, () => `id${(id += 1)}`);
+            const ids = Array.from({ length: step.calls }, (_, index) => `id${id + index}`);
+            id += step.calls;
             messages.push({
               role: 'assistant',
               content: ids.map((toolCallId) => ({
