@@ -45,18 +45,11 @@ export interface LedgerRecord {
   readonly skills: readonly LedgerEntry[];
 }
 
-/** What an activation tells the ledger. */
-export interface ActivationNote {
-  readonly name: string;
-  readonly address: string;
-  readonly source: string;
-  readonly trusted: boolean;
-  readonly description: string;
-  readonly hash: string;
-  /** The text the model received: the body wrapped with its directory and file listing. */
-  readonly text: string;
-  readonly tokens: number;
-}
+/** What an activation tells the ledger: the skill, and the text the model received (the body wrapped with its directory and file listing). */
+export type ActivationNote = Pick<
+  LedgerEntry,
+  'name' | 'address' | 'source' | 'trusted' | 'description' | 'hash' | 'tokens'
+> & { readonly text: string };
 
 /** A change of a skill's state, for the `skill-state` event. */
 export interface SkillStateChange {

@@ -4,10 +4,10 @@ import type { AuditRecord } from '../../src/audit/trail.js';
 import { estimateTokens } from '../../src/format/tokens.js';
 import { createNodeFileSystem } from '../../src/node/fs.js';
 import { sha256 } from '../../src/node/hash.js';
-import { CANONICAL_TOOLS } from '../../src/policy/tools.js';
 import { createSkillRuntime } from '../../src/runtime/create.js';
 import type { ApprovalQuestion, SkillRuntime } from '../../src/runtime/types.js';
 import { createRecordingAuditSink } from '../../src/testing/index.js';
+import { testSource } from './runtime.js';
 import { skillText, tempDir, writeTree } from './temp.js';
 
 /** A skills folder of skills made at test time, and a runtime over it. */
@@ -52,16 +52,7 @@ export function skillsWorld(
   const sink = createRecordingAuditSink();
   const questions: ApprovalQuestion[] = [];
   const runtime = createSkillRuntime({
-    sources: [
-      {
-        id: 'test',
-        kind: options.trust === 'untrusted' ? 'external' : 'explicit',
-        root,
-        trust: options.trust ?? 'trusted',
-        enabled: true,
-      },
-    ],
-    policy: { tools: [...CANONICAL_TOOLS] },
+    ...testSource(root, options.trust),
     audit: { sink, sessionId: 'context-session' },
     deps: {
       fs: createNodeFileSystem(),
