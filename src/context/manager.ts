@@ -13,7 +13,7 @@ import {
 } from './ledger.js';
 import { skillToolKind } from './messages.js';
 import { type CountTokens, TokenMeter } from './meter.js';
-import { SKILL_FULL_TOKENS, SKILLS_FULL_TOKENS } from './skills-state.js';
+import { renderSkillsState, SKILL_FULL_TOKENS, SKILLS_FULL_TOKENS } from './skills-state.js';
 import type { Summarizer } from './summary-input.js';
 
 /**
@@ -277,6 +277,27 @@ export class ContextManager {
     )
       this.#saveLedger();
     return result;
+  }
+
+  /**
+   * What a command-line agent's `onSessionStart` hook answers: after the agent compacted its own
+   * conversation (`compact`) or on `resume`, the skills state of the ledger (the most recently
+   * used skills in full when their texts are known, the others as stubs), its states recorded;
+   * nothing at `startup`, after a `clear`, or without an activated skill.
+   */
+  sessionStart(source: string, emit?: (event: ContextEvent) => void): string | undefined {
+    if ((source !== 'compact' && source !== 'resume') || this.ledger.size === 0) return undefined;
+    // The agent's own window is its business: the default budgets (5,000 a skill, 25,000 in all).
+    const state = renderSkillsState(this.ledger.entries(), {
+      text: (hash) => this.ledger.text(hash),
+      perSkill: this.#options.perSkillTokens ?? SKILL_FULL_TOKENS,
+      allSkills: this.#options.allSkillsTokens ?? SKILLS_FULL_TOKENS,
+      count: this.meter.count,
+    });
+    this.ledger.setStates(state.states);
+    for (const entry of this.ledger.entries()) this.#stateEvent(entry, 'compaction', emit);
+    this.#saveLedger();
+    return state.text;
   }
 
   /** An activation the model received some other way (the user's `/skill` in a chat). */

@@ -117,4 +117,30 @@ describe('the skill ledger', () => {
     expect(restored.entries().map((entry) => entry.name)).toEqual(['ok']);
     expect(SkillLedger.restore('nonsense').size).toBe(0);
   });
+
+  it("answers a command-line agent's session start with the skills state, after its compaction or a resume", async () => {
+    const world = skillsWorld({ alpha: 300, beta: 300 });
+    const context = new ContextManager();
+    const events: unknown[] = [];
+    expect(context.sessionStart('compact')).toBeUndefined();
+    context.ledger.nextStep();
+    await context.callTool(world.runtime, 'skillhost_activate', { name: 'alpha' });
+    context.ledger.nextStep();
+    await context.callTool(world.runtime, 'skillhost_activate', { name: 'beta' });
+    // Known from elsewhere (a ledger restored without its texts): a stub.
+    const restored = SkillLedger.restore(JSON.parse(JSON.stringify(context.ledger.record())));
+    const fresh = new ContextManager({ ledger: restored });
+    const stubs = fresh.sessionStart('compact', (event) => events.push(event));
+    expect(stubs).toContain('<skill_stub name="alpha" source="test">');
+    expect(stubs).toContain('<skill_stub name="beta" source="test">');
+    expect(stubs?.split('\n').at(-1)).toContain('beta (demoted), alpha (demoted)');
+    expect(events).toHaveLength(2);
+    expect(fresh.ledger.get('alpha')?.state).toBe('demoted');
+    // With the texts: in full.
+    const full = context.sessionStart('resume');
+    expect(full).toContain('BODY-MARKER-alpha');
+    expect(full).toContain('BODY-MARKER-beta');
+    expect(context.sessionStart('startup')).toBeUndefined();
+    expect(context.sessionStart('clear')).toBeUndefined();
+  });
 });
