@@ -143,4 +143,43 @@ describe('the skill ledger', () => {
     expect(context.sessionStart('startup')).toBeUndefined();
     expect(context.sessionStart('clear')).toBeUndefined();
   });
+
+  it('lets a model write the skill summaries, once per content hash, as an option', async () => {
+    const world = skillsWorld({ alpha: 300 });
+    const asked: string[] = [];
+    const context = new ContextManager({
+      skillSummaries: 'model',
+      summarizer: async (request) => {
+        asked.push(request.system);
+        return {
+          text: request.prompt.includes('BODY-MARKER-alpha') ? 'Alpha, in brief.' : 'Summary.',
+        };
+      },
+    });
+    context.ledger.nextStep();
+    await context.callTool(world.runtime, 'skillhost_activate', { name: 'alpha' });
+    const messages = [
+      { role: 'user' as const, content: 'Use alpha.' },
+      { role: 'assistant' as const, content: 'Done.' },
+      { role: 'user' as const, content: 'Next.' },
+    ];
+    const request = {
+      trigger: 'manual' as const,
+      system: 'S',
+      tools: [],
+      messages,
+      model: 'm',
+      summarize: async () => ({ text: 'unused' }),
+    };
+    await context.compact(request);
+    await context.compact(request);
+    expect(context.ledger.get('alpha')).toMatchObject({
+      summary: 'Alpha, in brief.',
+      summaryBy: 'model',
+    });
+    // One request for the skill (its hash), one conversation summary per compaction.
+    expect(asked.filter((system) => system.startsWith('Summarise what this skill'))).toHaveLength(
+      1,
+    );
+  });
 });
