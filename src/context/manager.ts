@@ -216,7 +216,12 @@ export class ContextManager {
         kept: event.kept ?? [],
         truncated: event.truncated ?? [],
         demoted: event.demoted ?? [],
-        ...(outcome.failure === undefined ? {} : { error: outcome.failure }),
+        ...(event.summaryInputTokens === undefined
+          ? {}
+          : { summary_input_tokens: event.summaryInputTokens }),
+        ...(event.summaryOutputTokens === undefined
+          ? {}
+          : { summary_output_tokens: event.summaryOutputTokens }),
       },
     });
     if (outcome.skills !== undefined) {
