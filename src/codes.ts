@@ -653,6 +653,11 @@ export const CODES = {
     'No skill with this name is in the registry.',
     'List the skills with skillhost list; address a shadowed copy as name@source.',
   ),
+  SKILL_REMOVED: code(
+    'runtime',
+    'A skill activated earlier in the conversation is no longer offered: it was removed, renamed or disabled since.',
+    'Find the skills there are with skillhost_search (or skillhost list); a skill brought back under another name is activated by that name.',
+  ),
   AGENT_NAME_INVALID: code(
     'usage',
     'An agent name is an identifier, never a path: letters, digits, ".", "_" and "-", not starting with "." and without "..", "/" or "\\".',

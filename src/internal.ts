@@ -15,6 +15,12 @@ import {
   type YamlSource,
 } from './core.js';
 
+export {
+  DEFAULT_CONTEXT_WINDOW,
+  MODEL_LIMITS,
+  type ModelLimits,
+  modelLimits,
+} from './agents/models.js';
 export { MODEL_PRICES, type ModelPrice, modelCost, modelPrice } from './agents/prices.js';
 export {
   isRotatedLogName,
@@ -24,6 +30,33 @@ export {
   rotationLine,
 } from './audit/rotation.js';
 export { AuditTrail } from './audit/trail.js';
+export type { CompactionOutcome } from './context/compact.js';
+export type {
+  CompactionEvent,
+  CompactionTrigger,
+  ContextAuditEvent,
+  ContextEvent,
+  SkillStateEvent,
+} from './context/events.js';
+export {
+  type LedgerEntry,
+  type LedgerRecord,
+  SkillLedger,
+  type SkillState,
+  skillSummary,
+} from './context/ledger.js';
+export {
+  type ContextLimits,
+  ContextManager,
+  type ContextOptions,
+} from './context/manager.js';
+export {
+  reactivationCall,
+  renderSkillsState,
+  type SkillsState,
+  type SkillsStateOptions,
+} from './context/skills-state.js';
+export type { Summarizer } from './context/summary-input.js';
 export { listSkillFiles } from './disclosure/activation.js';
 export { mediaTypeOf } from './disclosure/resources.js';
 export { splitFrontmatter } from './format/frontmatter.js';
@@ -109,6 +142,7 @@ export {
   modelHandle,
   type ProviderConnection,
 } from './loop/providers.js';
+export { modelSummarizer } from './loop/summarize.js';
 export { RUNTIME_TOOLS_ALLOWED_BY_DEFAULT } from './policy/tools.js';
 export { quote } from './quote.js';
 export { unusableReason } from './registry/entries.js';

@@ -48,8 +48,10 @@ const allowed: Record<string, readonly string[]> = {
   // Installing skills: sources, the lockfile, archive entry rules, what an update changes (pure).
   install: ['format'],
   runtime: ['format', 'skill-files', 'registry', 'disclosure', 'policy', 'audit', 'agents'],
-  // The agent loop: the runtime's tools driven by a model through the AI SDK.
-  loop: ['format', 'policy', 'agents', 'runtime'],
+  // The context lifecycle: the skill ledger, pruning, compaction, the skills-state block (core).
+  context: ['format', 'agents', 'runtime'],
+  // The agent loop: the runtime's tools driven by a model through the AI SDK, its context managed.
+  loop: ['format', 'policy', 'agents', 'runtime', 'context'],
   root: [
     'format',
     'skill-files',
@@ -59,6 +61,7 @@ const allowed: Record<string, readonly string[]> = {
     'audit',
     'agents',
     'runtime',
+    'context',
     'loop',
     'install',
   ],
@@ -92,6 +95,8 @@ const allowedPackages: Record<string, readonly string[]> = {
   disclosure: ['gpt-tokenizer', 'stemmer'],
   // Loaded with import() when a model is called; only types are imported statically.
   loop: ['ai', '@ai-sdk/anthropic', '@ai-sdk/openai', '@ai-sdk/openai-compatible'],
+  // Only the AI SDK's message types: the context manager never calls a model itself.
+  context: ['ai'],
 };
 
 function isNodeBuiltin(specifier: string): boolean {
@@ -170,6 +175,23 @@ describe('architecture', () => {
     const sources = files(src, '.ts').map((file) => ({ file, text: readFileSync(file, 'utf8') }));
     expect(sources.length).toBeGreaterThan(20);
     expect(layerViolations(sources)).toEqual([]);
+  });
+
+  it("gives the context layer only the AI SDK's types (it never calls a model)", () => {
+    const sources = files(join(src, 'context'), '.ts');
+    expect(sources.length).toBeGreaterThan(5);
+    const values: string[] = [];
+    for (const file of sources) {
+      const text = readFileSync(file, 'utf8');
+      for (const match of text.matchAll(
+        /^(import|export)\s+([^;]*?)from\s+['"](ai|@ai-sdk\/[^'"]+)['"]/gm,
+      ))
+        if (!/^type\s/.test(match[2] as string))
+          values.push(`${relative(root, file)}: ${match[0]}`);
+      if (/import\(\s*['"](?:ai|@ai-sdk\/)/.test(text))
+        values.push(`${relative(root, file)}: import()`);
+    }
+    expect(values).toEqual([]);
   });
 
   it('never re-exports an internal barrel from a public entry', () => {

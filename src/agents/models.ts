@@ -227,3 +227,40 @@ export function resolveModelPlan(
     ...(fallback === undefined || fallback === chosen.id ? {} : { fallback }),
   };
 }
+
+/** What a model can take: its context window and the most output tokens of one request. */
+export interface ModelLimits {
+  readonly contextWindow: number;
+  readonly maxOutputTokens: number;
+}
+
+/**
+ * Context windows and output limits by model id, as the providers publish them (the first
+ * pattern that matches wins). A model the table does not know gets `DEFAULT_CONTEXT_WINDOW`.
+ */
+export const MODEL_LIMITS: readonly (readonly [RegExp, ModelLimits])[] = [
+  [/^claude-opus-4(?:-[01])?(?:-\d{8})?$/, { contextWindow: 200_000, maxOutputTokens: 32_000 }],
+  [/^claude-3-5-/, { contextWindow: 200_000, maxOutputTokens: 8_192 }],
+  [/^claude-3-/, { contextWindow: 200_000, maxOutputTokens: 4_096 }],
+  [/^claude-/, { contextWindow: 200_000, maxOutputTokens: 64_000 }],
+  [/^gpt-5/, { contextWindow: 400_000, maxOutputTokens: 128_000 }],
+  [/^gpt-4\.1/, { contextWindow: 1_047_576, maxOutputTokens: 32_768 }],
+  [/^(?:gpt-4o|chatgpt-4o)/, { contextWindow: 128_000, maxOutputTokens: 16_384 }],
+  [/^o[134](?:-|$)/, { contextWindow: 200_000, maxOutputTokens: 100_000 }],
+  [/^gemini-/, { contextWindow: 1_048_576, maxOutputTokens: 65_536 }],
+];
+
+/** The context window assumed for a model the table does not know (a local server's, say). */
+export const DEFAULT_CONTEXT_WINDOW = 32_768;
+/** The output reserve assumed for a model the table does not know. */
+export const DEFAULT_OUTPUT_TOKENS = 4_096;
+
+/**
+ * A model's limits from the table, or undefined when it does not know the model.
+ *
+ * @example modelLimits('claude-sonnet-4-5') // { contextWindow: 200000, maxOutputTokens: 64000 }
+ */
+export function modelLimits(model: string): ModelLimits | undefined {
+  const id = model.trim().toLowerCase();
+  return MODEL_LIMITS.find(([pattern]) => pattern.test(id))?.[1];
+}

@@ -18,6 +18,7 @@ export type AuditEventName =
   | 'agent-end'
   | 'model-request'
   | 'model-switch'
+  | 'context-compact'
   | 'skill-install'
   | 'skill-update'
   | 'skill-remove'

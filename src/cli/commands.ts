@@ -476,6 +476,12 @@ session, no (with a reason the model reads), view the full input, or quit.
 Without a terminal, and with --json, a call that needs approval is denied and
 the run stops (exit 3) unless --yes or --allow approves it.
 
+Context: before a request would pass 80% of the model's context window minus
+its output reserve, old tool outputs are pruned, and if that is not enough the
+earlier turns are summarised; the skills activated stay exact (the most
+recently used in full, the others as stubs that skillhost_activate brings
+back by their sha256), the system prompt and catalog unchanged.
+
 Options:
   --agents DIR            A folder of agents (repeatable; searched first)
   --model MODEL           Override the model (alias or model id)
@@ -518,6 +524,8 @@ Chat commands:
   /help        list the commands
   /skills      the preloaded skills, those active in the session, the catalog
   /model [ID]  show the model, or switch to another of the provider
+  /compact     compact the conversation now: a summary of the earlier turns,
+               the skills as their files hold them, the recent turns as they were
   /exit        leave (also Ctrl-D)
   /SKILL TASK  activate a skill of the catalog (as you, the user) for TASK
 Ctrl-C interrupts the turn; a second Ctrl-C, or one at the prompt, leaves.

@@ -41,6 +41,13 @@ export const SESSION_OPTIONS_HELP = `  --base-url URL          The provider's se
   --max-steps N           Most model requests of a turn (default 50)
   --max-output-tokens N   Most output tokens of a turn, all requests together
   --timeout SECONDS       Most wall time of a turn
+  --context-window N      The model's context window in tokens: the conversation
+                          is compacted before a request would pass 80% of it
+                          minus the output reserve (default: the model table;
+                          32,768 for a model it does not know)
+  --compact-model M       The model that writes the compaction summaries (an
+                          alias or id of the same provider; default: the
+                          session's model)
   --workspace DIR         The workspace: the folder the host tools reach and
                           commands and scripts run in (default: the project
                           folder), read-only unless --workspace-writable

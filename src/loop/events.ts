@@ -1,4 +1,5 @@
 import type { Code } from '../codes.js';
+import type { CompactionEvent, SkillStateEvent } from '../context/events.js';
 
 /**
  * The version of the event schema: `skillhost agent run --json` prints one event per line, each
@@ -41,6 +42,12 @@ export type LoopEvent =
       readonly step: number;
       readonly provider: string;
       readonly model: string;
+      /** The request's size as the loop counts it, before sending (with a context manager, or a context_budget). */
+      readonly contextTokens?: number;
+      /** The model's context window the compaction threshold is taken from. */
+      readonly contextWindow?: number;
+      /** The size at which the context is compacted before a request. */
+      readonly compactThreshold?: number;
     }
   | { readonly type: 'text'; readonly step: number; readonly text: string }
   | { readonly type: 'reasoning'; readonly step: number; readonly text: string }
@@ -115,18 +122,12 @@ export type LoopEvent =
       /** What to do about it, when the code alone does not say (a login command, say). */
       readonly hint?: string;
     }
-  | {
-      /**
-       * A command-line agent compacted its conversation: what it had in context was replaced by
-       * a summary. Skills activated before it may have left the context.
-       */
-      readonly type: 'compaction';
-      /** `auto` (the context was full) or `manual` (asked for), as the agent says; else `unknown`. */
-      readonly trigger: 'auto' | 'manual' | 'unknown';
-      /** Tokens in context before and after, when the agent says. */
-      readonly preTokens: number | null;
-      readonly postTokens: number | null;
-    }
+  /**
+   * The context was compacted (by the loop, or by a command-line agent itself: `trigger`
+   * `agent`), and each skill's place in the context after it (`skill-state`).
+   */
+  | CompactionEvent
+  | SkillStateEvent
   | {
       /** Something the user should know that does not stop the run. */
       readonly type: 'warning';

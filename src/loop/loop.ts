@@ -1,8 +1,10 @@
-import type { JSONSchema7, LanguageModelUsage, ModelMessage, SystemModelMessage, Tool } from 'ai';
+import type { ModelMessage, SystemModelMessage, Tool } from 'ai';
 import type { Code } from '../codes.js';
+import type { ContextLimits, ContextManager, ContextRequest } from '../context/manager.js';
+import { TokenMeter } from '../context/meter.js';
 import { estimateTokens } from '../format/body.js';
-import type { ToolCallResult, ToolDefinition } from '../runtime/tools.js';
 import type { SkillRuntime } from '../runtime/types.js';
+import { cut, runStepCalls } from './calls.js';
 import {
   addUsage,
   type LoopEvent,
@@ -13,6 +15,14 @@ import {
 } from './events.js';
 import type { ModelHandle } from './providers.js';
 import {
+  type AiModule,
+  ANTHROPIC_CACHE,
+  loadAi,
+  requestStep,
+  type StepOutcome,
+  sdkTools,
+} from './request.js';
+import {
   abortableSleep,
   classifyFailure,
   isRetryable,
@@ -20,6 +30,7 @@ import {
   retryDelay,
   warrantsFallback,
 } from './retry.js';
+import { modelSummarizer } from './summarize.js';
 
 /** What the loop needs of a runtime: its tools, a way to call them, and the end of a turn. */
 export type LoopRuntime = Pick<SkillRuntime, 'tools' | 'callTool' | 'endTurn'>;
@@ -49,7 +60,7 @@ export interface LoopLimits {
 
 /** A record for the audit trail: each model request and each switch to the fallback. */
 export interface ModelAuditEvent {
-  readonly event: 'model-request' | 'model-switch';
+  readonly event: 'model-request' | 'model-switch' | 'context-compact';
   readonly details: Readonly<Record<string, unknown>>;
 }
 
@@ -65,9 +76,17 @@ export interface AgentLoopOptions {
   readonly onEvent?: (event: LoopEvent) => void;
   /** Hears each message added to the history, in order (a session log appends them). */
   readonly onMessage?: (message: ModelMessage) => void;
+  /**
+   * The context manager (skill ledger, compaction): with it, the request is compacted before it
+   * would pass its threshold, and once when the provider says it is too long; every tool call
+   * goes through it, so the ledger sees activations and uses.
+   */
+  readonly context?: ContextManager;
+  /** Hears the history replaced by a compaction (the session log records the new one). */
+  readonly onHistory?: (messages: readonly ModelMessage[]) => void;
   readonly approvals?: LoopApprovals;
   readonly signal?: AbortSignal;
-  /** Counts tokens for the context budget (default: an estimate, characters / 4). */
+  /** Counts tokens for the context budget without a context manager (default: the token estimate). */
   readonly countTokens?: (text: string) => number;
   /** Writes a model request or a model switch to the audit trail. */
   readonly audit?: (record: ModelAuditEvent) => void;
@@ -91,100 +110,6 @@ export interface AgentLoopResult {
   readonly messages: ModelMessage[];
   /** The model that answered last (the fallback after a switch). */
   readonly model: ModelHandle;
-}
-
-interface StepCall {
-  readonly id: string;
-  readonly name: string;
-  readonly input: unknown;
-  readonly invalid: boolean;
-  readonly error?: string;
-}
-
-interface StepOutcome {
-  readonly assistant: ModelMessage[];
-  readonly calls: StepCall[];
-  readonly text: string;
-  readonly finishReason: string;
-  readonly rawFinishReason: string | undefined;
-  readonly usage: LoopUsage;
-}
-
-type AiModule = typeof import('ai');
-let aiModule: Promise<AiModule> | undefined;
-/** The AI SDK, loaded on the first model call. */
-function loadAi(): Promise<AiModule> {
-  aiModule ??= import('ai');
-  return aiModule;
-}
-
-const EVENT_TEXT = 2000;
-const ANTHROPIC_CACHE = { anthropic: { cacheControl: { type: 'ephemeral' } } } as const;
-
-function usageOf(usage: LanguageModelUsage | undefined): LoopUsage {
-  return {
-    inputTokens: usage?.inputTokens ?? 0,
-    outputTokens: usage?.outputTokens ?? 0,
-    cacheReadTokens: usage?.inputTokenDetails?.cacheReadTokens ?? 0,
-    cacheWriteTokens: usage?.inputTokenDetails?.cacheWriteTokens ?? 0,
-  };
-}
-
-function toJsonSchema7(definition: ToolDefinition): JSONSchema7 {
-  return {
-    type: 'object',
-    properties: { ...definition.inputSchema.properties } as JSONSchema7['properties'],
-    required: [...definition.inputSchema.required],
-    additionalProperties: false,
-  };
-}
-
-/** The tools as the AI SDK takes them: no `execute`, so the loop runs every call itself. */
-function sdkTools(ai: AiModule, definitions: readonly ToolDefinition[]): Record<string, Tool> {
-  const tools: Record<string, Tool> = {};
-  definitions.forEach((definition, index) => {
-    tools[definition.name] = {
-      description: definition.description,
-      inputSchema: ai.jsonSchema(toJsonSchema7(definition)),
-      // The prompt cache's second breakpoint: everything up to the last tool.
-      ...(index === definitions.length - 1 ? { providerOptions: ANTHROPIC_CACHE } : {}),
-    } as Tool;
-  });
-  return tools;
-}
-
-/**
- * The request's size as the context budget counts it: system, tools and history. The system and
- * the tools are fixed for a run and each message never changes once added, so each is counted
- * once (a long run does not count its whole history again at every step).
- */
-function requestCounter(
-  count: (text: string) => number,
-  system: string,
-  tools: readonly ToolDefinition[],
-): (messages: readonly ModelMessage[]) => number {
-  const fixed = count(system) + count(JSON.stringify(tools));
-  const counted = new WeakMap<object, number>();
-  return (messages) => {
-    let total = fixed;
-    for (const message of messages) {
-      let size = counted.get(message);
-      if (size === undefined) {
-        size = count(JSON.stringify(message));
-        counted.set(message, size);
-      }
-      total += size;
-    }
-    return total;
-  };
-}
-
-function cut(text: string, max = EVENT_TEXT): string {
-  return text.length <= max ? text : `${text.slice(0, max)}…`;
-}
-
-function bytesOf(text: string): number {
-  return new TextEncoder().encode(text).length;
 }
 
 /**
@@ -238,7 +163,14 @@ export async function runAgentLoop(options: AgentLoopOptions): Promise<AgentLoop
   const signal = controller.signal;
 
   const definitions = runtime.tools();
-  let requestSize: ((messages: readonly ModelMessage[]) => number) | undefined;
+  const { context } = options;
+  const meter = context?.meter ?? new TokenMeter(count);
+  /** A compaction replaced the history: in place, so that the caller's view follows. */
+  const replaceHistory = (next: readonly ModelMessage[]) => {
+    messages.splice(0, messages.length, ...next);
+    meter.reset();
+    options.onHistory?.(messages);
+  };
   const end = (
     status: LoopStatus,
     extra: { limit?: LoopLimit; code?: Code; reason?: string } = {},
@@ -314,19 +246,59 @@ export async function runAgentLoop(options: AgentLoopOptions): Promise<AgentLoop
         code: 'AGENT_LIMIT_REACHED',
         reason: `The run used its ${limits.maxOutputTokens} output tokens`,
       });
-    if (limits.contextBudget !== undefined) {
-      requestSize ??= requestCounter(count, system, definitions);
-      const size = requestSize(messages);
-      if (size > limits.contextBudget)
-        return end('limit', {
-          limit: 'context-budget',
-          code: 'AGENT_LIMIT_REACHED',
-          reason: `The next request needs about ${size} tokens but the agent's context_budget is ${limits.contextBudget}`,
+    const outputLeft =
+      limits.maxOutputTokens === undefined
+        ? undefined
+        : limits.maxOutputTokens - usage.outputTokens;
+    const contextRequest = (): ContextRequest => ({
+      system,
+      tools: definitions,
+      messages,
+      model: model().model,
+      ...(outputLeft === undefined ? {} : { maxOutputTokens: outputLeft }),
+      summarize: modelSummarizer(model()),
+      signal,
+      emit,
+      ...(options.audit === undefined ? {} : { audit: options.audit }),
+    });
+    let size: number | undefined;
+    let window: ContextLimits | undefined;
+    if (context !== undefined) {
+      const prepared = await context.prepare(contextRequest());
+      const halted = stopped();
+      if (halted !== undefined) return halted;
+      if (prepared.compaction?.changed === true) replaceHistory(prepared.compaction.messages);
+      const failure = prepared.compaction?.failure;
+      if (failure !== undefined)
+        emit({
+          type: 'warning',
+          code: failure.code,
+          message: redact(`The context could not be summarised: ${failure.message}`),
         });
+      size = prepared.tokens;
+      window = prepared.limits;
+    } else if (limits.contextBudget !== undefined) {
+      size = meter.request(system, definitions, messages);
     }
+    if (limits.contextBudget !== undefined && size !== undefined && size > limits.contextBudget)
+      return end('limit', {
+        limit: 'context-budget',
+        code: 'AGENT_LIMIT_REACHED',
+        reason: `The next request needs about ${size} tokens but the agent's context_budget is ${limits.contextBudget}`,
+      });
     steps += 1;
     const step = steps;
-    emit({ type: 'step', step, provider: model().provider, model: model().model });
+    emit({
+      type: 'step',
+      step,
+      provider: model().provider,
+      model: model().model,
+      ...(size === undefined ? {} : { contextTokens: size }),
+      ...(window === undefined
+        ? {}
+        : { contextWindow: window.contextWindow, compactThreshold: window.threshold }),
+    });
+    let overflowCompacted = false;
 
     let outcome: StepOutcome | undefined;
     let attempt = 0;
@@ -366,6 +338,31 @@ export async function runAgentLoop(options: AgentLoopOptions): Promise<AgentLoop
         failure = classifyFailure(error, now());
       }
       failure = { ...failure, message: redact(failure.message) };
+      if (failure.kind === 'context-overflow') {
+        // Too long for the provider: compact once and send again once; then a clear error.
+        if (context !== undefined && !overflowCompacted) {
+          overflowCompacted = true;
+          const compaction = await context.compact({ ...contextRequest(), trigger: 'overflow' });
+          const halted = stopped();
+          if (halted !== undefined) return halted;
+          if (compaction.changed) {
+            replaceHistory(compaction.messages);
+            emit({
+              type: 'retry',
+              step,
+              attempt: attempt + 1,
+              delayMs: 0,
+              code: failure.code,
+              message: failure.message,
+            });
+            continue;
+          }
+        }
+        const tokens = meter.request(system, definitions, messages);
+        const reason = `${model().provider} ${model().model}: the request is too long for the model (about ${tokens} tokens here${window === undefined ? '' : `; window ${window.contextWindow}`})${overflowCompacted ? ', even after compacting the context once' : ''}: ${failure.message}`;
+        emit({ type: 'error', code: 'MODEL_CONTEXT_TOO_LONG', message: reason });
+        return end('failed', { code: 'MODEL_CONTEXT_TOO_LONG', reason });
+      }
       attempt += 1;
       const wait = isRetryable(failure) ? retryDelay(failure, attempt, options.random) : undefined;
       if (wait !== undefined && attempt <= maxRetries && wait <= maxRetryWait) {
@@ -442,59 +439,21 @@ export async function runAgentLoop(options: AgentLoopOptions): Promise<AgentLoop
     if (outcome.text !== '') lastText = outcome.text;
 
     if (outcome.calls.length > 0) {
-      // Output cut at the token limit may have cut a call's input: no call of this step runs.
-      const truncated = outcome.finishReason === 'length';
-      const results: Array<{ call: StepCall; result: ToolCallResult }> = [];
-      for (const call of outcome.calls) {
-        emit({ type: 'tool-call', step, id: call.id, name: call.name, input: call.input });
-        let result: ToolCallResult;
-        if (signal.aborted || options.approvals?.quit === true) {
-          result = {
-            isError: true,
-            code: 'AGENT_INTERRUPTED',
-            text: 'Error AGENT_INTERRUPTED: the run was interrupted before this call ran',
-          };
-        } else if (truncated) {
-          result = {
-            isError: true,
-            code: 'TOOL_INPUT_INVALID',
-            text: 'Error TOOL_INPUT_INVALID: your output reached the output-token limit inside this call, so its input may be cut short; it was not run. Send it again, shorter.',
-          };
-        } else if (call.invalid) {
-          result = {
-            isError: true,
-            code: 'TOOL_INPUT_INVALID',
-            text: `Error TOOL_INPUT_INVALID: the call could not be read (${cut(call.error ?? 'its input is not a JSON object', 300)}); it was not run`,
-          };
-        } else {
-          options.approvals?.beginCall(call.id);
-          result = await runtime.callTool(call.name, call.input);
-          const notes = options.approvals?.takeNotes() ?? [];
-          if (notes.length > 0) result = { ...result, text: `${result.text}\n${notes.join('\n')}` };
-        }
-        results.push({ call, result });
-        emit({
-          type: 'tool-result',
+      push(
+        await runStepCalls({
+          calls: outcome.calls,
           step,
-          id: call.id,
-          name: call.name,
-          isError: result.isError,
-          code: result.code ?? null,
-          bytes: bytesOf(result.text),
-          text: cut(result.text),
-        });
-      }
-      push({
-        role: 'tool',
-        content: results.map(({ call, result }) => ({
-          type: 'tool-result',
-          toolCallId: call.id,
-          toolName: call.name,
-          output: result.isError
-            ? { type: 'error-text', value: result.text }
-            : { type: 'text', value: result.text },
-        })),
-      });
+          // Output cut at the token limit may have cut a call's input: no call of this step runs.
+          truncated: outcome.finishReason === 'length',
+          signal,
+          approvals: options.approvals,
+          run: (name, input) =>
+            context === undefined
+              ? runtime.callTool(name, input)
+              : context.callTool(runtime, name, input, emit),
+          emit,
+        }),
+      );
       if (options.approvals?.quit === true)
         return end('interrupted', {
           code: 'AGENT_INTERRUPTED',
@@ -517,79 +476,4 @@ export async function runAgentLoop(options: AgentLoopOptions): Promise<AgentLoop
       });
     return end('done');
   }
-}
-
-/** One model request, streamed: text as it comes, then the calls, the usage and the assistant message. */
-async function requestStep(
-  ai: AiModule,
-  request: {
-    readonly model: ModelHandle;
-    readonly system: SystemModelMessage;
-    readonly messages: readonly ModelMessage[];
-    readonly tools: Record<string, Tool>;
-    readonly signal: AbortSignal;
-    readonly step: number;
-    readonly emit: (event: LoopEvent) => void;
-    readonly maxOutputTokens?: number;
-  },
-): Promise<StepOutcome> {
-  const language = await request.model.load();
-  const result = ai.streamText({
-    model: language,
-    system: request.system,
-    messages: [...request.messages],
-    ...(Object.keys(request.tools).length === 0 ? {} : { tools: request.tools }),
-    maxRetries: 0,
-    abortSignal: request.signal,
-    ...(request.maxOutputTokens === undefined ? {} : { maxOutputTokens: request.maxOutputTokens }),
-    // Errors are read from the stream; nothing is printed.
-    onError: () => {},
-  });
-  const calls: StepCall[] = [];
-  let text = '';
-  let finishReason = 'unknown';
-  let rawFinishReason: string | undefined;
-  let usage = ZERO_USAGE;
-  let failure: unknown;
-  for await (const part of result.fullStream) {
-    switch (part.type) {
-      case 'text-delta':
-        text += part.text;
-        request.emit({ type: 'text', step: request.step, text: part.text });
-        break;
-      case 'reasoning-delta':
-        request.emit({ type: 'reasoning', step: request.step, text: part.text });
-        break;
-      case 'tool-call': {
-        const call = part as unknown as { invalid?: boolean; error?: unknown };
-        calls.push({
-          id: part.toolCallId,
-          name: part.toolName,
-          input: part.input,
-          invalid: call.invalid === true,
-          ...(call.error === undefined
-            ? {}
-            : { error: call.error instanceof Error ? call.error.message : String(call.error) }),
-        });
-        break;
-      }
-      case 'finish-step':
-        finishReason = part.finishReason;
-        rawFinishReason = part.rawFinishReason;
-        usage = usageOf(part.usage);
-        break;
-      case 'error':
-        failure ??= part.error;
-        break;
-      case 'abort':
-        failure ??= Object.assign(new Error('aborted'), { name: 'AbortError' });
-        break;
-      default:
-        break;
-    }
-  }
-  if (failure !== undefined) throw failure;
-  const response = await result.response;
-  const assistant = response.messages.filter((message) => message.role === 'assistant');
-  return { assistant, calls, text, finishReason, rawFinishReason, usage };
 }

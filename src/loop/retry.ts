@@ -8,6 +8,7 @@ export type FailureKind =
   | 'not-found'
   | 'refusal'
   | 'bad-request'
+  | 'context-overflow'
   | 'auth'
   | 'network'
   | 'aborted'
@@ -79,6 +80,17 @@ function text(value: unknown): string {
   return typeof value === 'string' ? value : '';
 }
 
+/** How the providers say a request is longer than the model's context window. */
+const TOO_LONG =
+  /prompt is too long|context[_ ]length[_ ]exceeded|maximum context length|context window|exceeds? the (?:model's )?(?:context|maximum)|too many (?:input )?tokens|input is too long|request too large/i;
+
+/** Whether a failure is the provider saying the request does not fit the model's context window. */
+function isContextOverflow(status: number | undefined, type: string, message: string): boolean {
+  if (type === 'context_length_exceeded' || type === 'request_too_large') return true;
+  if (status !== undefined && status !== 400 && status !== 413) return false;
+  return TOO_LONG.test(message);
+}
+
 /**
  * Reads an AI SDK error (an APICallError with its status and headers, or an error object a
  * stream carried: Anthropic's `overloaded_error`, an OpenAI `error` chunk) into a failure.
@@ -130,6 +142,8 @@ export function classifyFailure(error: unknown, now: number): ModelFailure {
     return { kind: 'server', code: 'MODEL_REQUEST_FAILED', ...base };
   if (type === 'api_error' || type === 'server_error')
     return { kind: 'server', code: 'MODEL_REQUEST_FAILED', ...base };
+  if (isContextOverflow(status, type, message))
+    return { kind: 'context-overflow', code: 'MODEL_CONTEXT_TOO_LONG', ...base };
   if (status !== undefined && status >= 400)
     return { kind: 'bad-request', code: 'MODEL_BAD_REQUEST', ...base };
   if (type === 'invalid_request_error')

@@ -140,7 +140,15 @@ export class AcpStreamReader {
       }
       case 'compaction_update':
         return update.status === 'completed'
-          ? [{ type: 'compaction', trigger: 'unknown', preTokens: null, postTokens: null }]
+          ? [
+              {
+                type: 'compaction',
+                trigger: 'agent',
+                agentTrigger: 'unknown',
+                preTokens: null,
+                postTokens: null,
+              },
+            ]
           : [];
       default:
         return [];

@@ -178,7 +178,8 @@ export class ClaudeStreamReader {
       return [
         {
           type: 'compaction',
-          trigger: trigger === 'auto' || trigger === 'manual' ? trigger : 'unknown',
+          trigger: 'agent',
+          agentTrigger: trigger === 'auto' || trigger === 'manual' ? trigger : 'unknown',
           preTokens: number(metadata.pre_tokens) ?? null,
           postTokens: number(metadata.post_tokens) ?? null,
         },

@@ -44,7 +44,7 @@ export function activateWithoutAsking(
 ): Activation {
   try {
     const gate = host.gate({ tool: 'activate_skill', path: name });
-    const pending = pendingApproval(host, name, options.triggeredBy, options.resend === true);
+    const pending = pendingApproval(host, name, options.triggeredBy);
     if (pending.kind === 'ask') {
       throw activationNeedsConfirmation(
         host,
@@ -69,7 +69,7 @@ export async function activateAsking(
 ): Promise<Activation> {
   try {
     const gate = host.gate({ tool: 'activate_skill', path: name });
-    const pending = pendingApproval(host, name, options.triggeredBy, options.resend === true);
+    const pending = pendingApproval(host, name, options.triggeredBy);
     if (pending.kind !== 'ask')
       return complete(host, name, options, gate, pending.kind === 'stored' ? pending : undefined);
     const answer = await askActivationApproval(

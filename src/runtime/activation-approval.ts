@@ -45,13 +45,12 @@ export type PendingApproval =
 /**
  * Decides what activating `name` needs: nothing for a trusted skill, the user's own choice, a
  * skill that cannot be activated anyway (activation reports why), or the same content already
- * active (nothing new is sent); else a stored "always" for this content, or a question.
+ * active (approved in this session, whether or not its body is sent again); else a stored "always" for this content, or a question.
  */
 export function pendingApproval(
   host: ActivationApprovalHost,
   name: string,
   triggeredBy: ActivationTrigger,
-  resend: boolean,
 ): PendingApproval {
   const entry = host.resolve(name);
   if (
@@ -68,7 +67,9 @@ export function pendingApproval(
       `Skill ${entry.address} cannot be read, so no approval can be bound to its content`,
     );
   }
-  if (!resend && host.activeHash(entry.address) === hash) return { kind: 'none' };
+  // The same content already active was approved in this session: sending its body again (a
+  // re-activation after a compaction) is no new capability.
+  if (host.activeHash(entry.address) === hash) return { kind: 'none' };
   if (storedActivationApproval(host, entry, hash, triggeredBy) !== undefined)
     return { kind: 'stored', hash };
   return { kind: 'ask', entry, hash, triggeredBy };

@@ -1,6 +1,5 @@
 import type { Code } from '../codes.js';
 import type { ScriptRunResult } from '../deps.js';
-import type { Activation, ActivationTrigger } from '../disclosure/activation.js';
 import type { CatalogResult } from '../disclosure/catalog.js';
 import type { SkillResource } from '../disclosure/resources.js';
 import type { RouteOptions, RouteResult } from '../disclosure/router.js';
@@ -9,8 +8,7 @@ import { SkillhostError } from '../errors.js';
 import { cleanText } from '../format/characters.js';
 import { canonicalTool } from '../policy/tools.js';
 import { quote } from '../quote.js';
-import type { RegistryEntry } from '../registry/registry.js';
-import { notFoundError, unavailableError } from '../registry/usable.js';
+import { type ActivateToolHost, activateTool, inScope, MAX_SKILL_NAME } from './activate-tool.js';
 import { errorOf } from './records.js';
 import { checkInput, type FieldTable, type JsonSchemaObject, schemaOf } from './tool-table.js';
 import type { ScriptRun } from './types.js';
@@ -99,7 +97,7 @@ export interface ToolCallResult {
 }
 
 /** What the tools need of a runtime: an interface, so this module does not depend on the class. */
-export interface ToolHost {
+export interface ToolHost extends ActivateToolHost {
   /** The host's tools (the ceiling): a tool it lacks is never offered. */
   readonly hostTools: readonly string[];
   /** Whether scripts can run at all (a runner was given). */
@@ -110,22 +108,16 @@ export interface ToolHost {
   readonly scriptsMayRunUnsandboxed: boolean;
   /** Whether a script may be given the network (once the user confirms it per skill and script). */
   readonly scriptsMayUseNetwork: boolean;
-  offered(): RegistryEntry[];
-  /** The copy of a name in scope that exists but cannot be used (skipped, untrusted), if any. */
-  unusableCopy(name: string): RegistryEntry | undefined;
   catalog(): CatalogResult;
   route(task: string, options?: RouteOptions): RouteResult;
-  /** Activation as the model asks for it: an untrusted skill's is confirmed by the user first. */
-  requestActivation(
-    name: string,
-    options: { readonly triggeredBy: ActivationTrigger },
-  ): Promise<Activation>;
   /** A read the model asks for: an untrusted skill's files only once it is active. */
   readResourceForModel(name: string, path: string): SkillResource;
   runScript(name: string, script: string, args: readonly string[]): Promise<ScriptRun>;
 }
 
-const MAX_NAME = 200;
+const MAX_NAME = MAX_SKILL_NAME;
+/** A SHA-256 in hex, optionally written `sha256:HEX`. */
+const MAX_HASH = 80;
 const MAX_PATH = 1024;
 const MAX_QUERY = 2000;
 const MAX_SEARCH_RESULTS = 50;
@@ -143,6 +135,13 @@ const skillName: FieldTable[string] = {
 const TABLES: Readonly<Record<RuntimeToolName, FieldTable>> = {
   skillhost_activate: {
     name: { ...skillName, description: 'The skill name, exactly as the catalog lists it.' },
+    hash: {
+      kind: 'string',
+      description:
+        "Only to bring back a skill the conversation no longer holds in full: the sha256 its stub in the skills state shows. The skill's current instructions come back, with a notice if its file changed since.",
+      max: MAX_HASH,
+      required: false,
+    },
   },
   skillhost_read: {
     name: skillName,
@@ -324,50 +323,14 @@ function notStagedNote(result: ScriptRunResult, shown = 10): string {
   return `; ${left.count} skill file${left.count === 1 ? ' was' : 's were'} not staged: ${named.join(', ')}${more > 0 ? `, and ${more} more` : ''}`;
 }
 
-/**
- * A skill the model may name: one the runtime offers (by name, or a copy's address). One that
- * exists but cannot be used is SKILL_UNAVAILABLE, saying why; any other, SKILL_NOT_FOUND with the
- * closest offered names.
- */
-function inScope(host: ToolHost, skill: string): string {
-  const bare = skill.includes('@') ? skill.slice(0, skill.indexOf('@')) : skill;
-  const offered = host.offered();
-  if (!offered.some((entry) => entry.name === bare)) {
-    const unusable = host.unusableCopy(skill.slice(0, MAX_NAME));
-    if (unusable !== undefined) throw unavailableError(unusable);
-    throw notFoundError(
-      skill.slice(0, MAX_NAME),
-      offered.map((entry) => entry.name),
-      ' is offered; skillhost_search lists the skills',
-    );
-  }
-  return skill;
-}
-
 async function execute(
   host: ToolHost,
   name: RuntimeToolName,
   input: Record<string, unknown>,
 ): Promise<ToolCallResult> {
   switch (name) {
-    case 'skillhost_activate': {
-      const activation = await host.requestActivation(inScope(host, input.name as string), {
-        triggeredBy: 'model',
-      });
-      return {
-        isError: false,
-        text: activation.alreadyActive
-          ? `Skill ${activation.name} is already active; its instructions are above.`
-          : activation.text,
-        data: {
-          name: activation.name,
-          address: activation.address,
-          directory: activation.directory,
-          alreadyActive: activation.alreadyActive,
-          files: activation.files.map((file) => file.path),
-        },
-      };
-    }
+    case 'skillhost_activate':
+      return activateTool(host, input.name as string, input.hash as string | undefined);
     case 'skillhost_read': {
       const resource = host.readResourceForModel(
         inScope(host, input.name as string),

@@ -121,7 +121,12 @@ export interface Refusal {
 
 /** A step of an agent run, for the audit trail. */
 export interface AgentAuditEvent {
-  readonly event: 'agent-start' | 'agent-end' | 'model-request' | 'model-switch';
+  readonly event:
+    | 'agent-start'
+    | 'agent-end'
+    | 'model-request'
+    | 'model-switch'
+    | 'context-compact';
   readonly details: Readonly<Record<string, unknown>>;
 }
 

@@ -140,7 +140,9 @@ describe('skillhost tools', () => {
       '--tools',
       'skillhost_activate',
     ]);
-    expect(limited.stdout).toMatch(/^skillhost_activate\(name: string one of 4 names\)\n/);
+    expect(limited.stdout).toMatch(
+      /^skillhost_activate\(name: string one of 4 names, hash\?: string\)\n/,
+    );
     const empty = await runCli(['tools', '--json', '--no-default-sources', '--skills', tempDir()]);
     expect(JSON.parse(empty.stdout)).toEqual([]);
   });

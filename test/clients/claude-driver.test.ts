@@ -162,7 +162,7 @@ describe('Claude Code driven by the claude driver, across turns', () => {
     ).toEqual(['done', 'done', 'done']);
     expect(result.events.filter((event) => event.type === 'start')).toHaveLength(1);
     expect(result.events).toContainEqual(
-      expect.objectContaining({ type: 'compaction', trigger: 'manual' }),
+      expect.objectContaining({ type: 'compaction', trigger: 'agent', agentTrigger: 'manual' }),
     );
   });
 

@@ -63,6 +63,22 @@ export interface WorldOptions {
   readonly environments?: string;
 }
 
+/** One skill source `test` over `root` (trusted unless said), and a policy with every tool. */
+export function testSource(root: string, trust: Trust = 'trusted') {
+  return {
+    sources: [
+      {
+        id: 'test',
+        kind: trust === 'untrusted' ? ('external' as const) : ('explicit' as const),
+        root,
+        trust,
+        enabled: true,
+      },
+    ],
+    policy: { tools: [...CANONICAL_TOOLS] },
+  };
+}
+
 /**
  * A skills folder with the skill `tool` (its files as given) and a neighbour skill `other`
  * holding a secret, a home with an SSH key, and a runtime over it (made by createSkillRuntime)
@@ -91,16 +107,7 @@ export function world(options: WorldOptions = {}): World {
       ? createSandboxRunner({ homeDir: home, ...options.sandbox })
       : (options.runner ?? shellRunner());
   const runtime = createSkillRuntime({
-    sources: [
-      {
-        id: 'test',
-        kind: options.trust === 'untrusted' ? 'external' : 'explicit',
-        root,
-        trust: options.trust ?? 'trusted',
-        enabled: true,
-      },
-    ],
-    policy: { tools: [...CANONICAL_TOOLS] },
+    ...testSource(root, options.trust),
     audit: { sink, sessionId: 'test-session' },
     scripts: {
       limits: { timeoutMs: 20_000, ...options.limits },

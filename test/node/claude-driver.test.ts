@@ -393,7 +393,13 @@ describe('the claude driver: the control protocol', () => {
     );
     const events = await turn(session);
     expect(ofType(events, 'compaction')).toEqual([
-      { type: 'compaction', trigger: 'auto', preTokens: 190_000, postTokens: 3_000 },
+      {
+        type: 'compaction',
+        trigger: 'agent',
+        agentTrigger: 'auto',
+        preTokens: 190_000,
+        postTokens: 3_000,
+      },
     ]);
     const input = fake.record().input;
     expect(input[0].request.hooks).toEqual({

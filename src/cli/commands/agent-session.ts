@@ -5,6 +5,8 @@ import {
   type ApprovalDecision,
   type ApprovalRequest,
   agentSystemPrompt,
+  type CompactionOutcome,
+  type ContextManager,
   canonicalJson,
   EVENT_SCHEMA_VERSION,
   isApiProvider,
@@ -14,6 +16,7 @@ import {
   runAgentLoop,
 } from '../../internal.js';
 import {
+  type Activation,
   agentTools,
   type LoadedAgent,
   readAgent,
@@ -28,6 +31,7 @@ import { printable } from '../printable.js';
 import { skillhostHome, sourceSettings } from '../registry-options.js';
 import { defaultWorkspace, hostTools, openRuntime, runsFolder } from '../runtime-options.js';
 import { AGENT_OPTIONS, agentBases } from './agent.js';
+import { CONTEXT_OPTIONS, sessionContext } from './session-context.js';
 import { readSession, type SessionState, sessionStore } from './session-log.js';
 
 /**
@@ -51,6 +55,7 @@ export const SESSION_OPTIONS = {
   yes: { type: 'boolean' },
   allow: { type: 'string', multiple: true },
   resume: { type: 'string' },
+  ...CONTEXT_OPTIONS,
 } as const;
 
 /** A key as a provider quotes it in an error, its middle masked with asterisks. */
@@ -306,6 +311,10 @@ export interface AgentSession {
   turn(task: string | undefined, signal: AbortSignal): Promise<AgentLoopResult>;
   /** Switches the model of the next turns (an alias or an id of the session's provider). */
   setModel(model: string): ModelHandle;
+  /** The context manager: the skill ledger and compaction. */
+  readonly context: ContextManager;
+  /** Compacts the history now (`/compact`), recording it as a compaction at the threshold would be. */
+  compact(signal: AbortSignal): Promise<CompactionOutcome>;
   /** The skills active now (activated in the session, not preloaded). */
   activeSkills(): string[];
   /** Writes to a stream, with every key redacted. */
@@ -447,6 +456,7 @@ export async function openAgentSession(
     let models: ModelHandle[] = [modelHandle(connection, plan.model)];
     if (plan.fallback !== undefined) models.push(modelHandle(connection, plan.fallback));
 
+    let restored: Activation[] = [];
     if (resumed === undefined) {
       log({
         type: 'session',
@@ -466,7 +476,7 @@ export async function openAgentSession(
         provider: plan.provider,
         model: plan.model,
       });
-      await restoreSkills(runtime, resumed.activeSkills);
+      restored = await restoreSkills(runtime, resumed.activeSkills);
     }
     // Built once for the session: byte for byte the same at every step and every turn.
     const system = agentSystemPrompt({
@@ -479,6 +489,8 @@ export async function openAgentSession(
       catalog: agent.catalog,
     });
     const history = [...(resumed?.messages ?? [])];
+    // The context lifecycle: the skill ledger restored from the log, compaction (session-context.ts).
+    const context = sessionContext(args, { agent, connection, resumed, restored, history, log });
     const preloaded = new Set(agent.skills.map((skill) => skill.name));
     const activeSkills = () =>
       runtime
@@ -522,6 +534,8 @@ export async function openAgentSession(
         },
         approvals: broker,
         signal,
+        context: context.manager,
+        onHistory: context.replaceHistory,
         audit: (record) => runtime.recordAgentEvent(record),
         // A provider's error may quote the key masked (sk-ab…***…wxyz): that goes too.
         redact,
@@ -551,6 +565,16 @@ export async function openAgentSession(
       return models[0] as ModelHandle;
     };
 
+    const compact = (signal: AbortSignal) =>
+      context.compact({
+        system,
+        tools: runtime.tools(),
+        model: models[0] as ModelHandle,
+        signal,
+        emit: onEvent,
+        audit: (record) => runtime.recordAgentEvent(record),
+      });
+
     return {
       id: sessionId,
       name,
@@ -565,6 +589,8 @@ export async function openAgentSession(
       log,
       turn,
       setModel,
+      context: context.manager,
+      compact,
       activeSkills,
       write,
       redact: (text) => redact(text),
@@ -580,16 +606,27 @@ export async function openAgentSession(
   }
 }
 
-/** Activates again the skills a resumed session had activated (the grants given for it answer their approvals). */
-async function restoreSkills(runtime: SkillRuntime, names: readonly string[]): Promise<void> {
+/**
+ * Activates again the skills a resumed session had activated (the grants given for it answer
+ * their approvals); returns the activations, whose texts the skill ledger takes back.
+ */
+async function restoreSkills(
+  runtime: SkillRuntime,
+  names: readonly string[],
+): Promise<Activation[]> {
+  const restored: Activation[] = [];
   for (const name of names) {
     const entry = runtime.resolve(name);
     if (entry === undefined) continue;
     try {
-      if (entry.source.trust === 'trusted') runtime.activate(name, { triggeredBy: 'user' });
-      else await runtime.requestActivation(name, { triggeredBy: 'model' });
+      restored.push(
+        entry.source.trust === 'trusted'
+          ? runtime.activate(name, { triggeredBy: 'user' })
+          : await runtime.requestActivation(name, { triggeredBy: 'model' }),
+      );
     } catch {
       // A skill that cannot be activated now is left out; the model can ask for it again.
     }
   }
+  return restored;
 }

@@ -94,6 +94,36 @@ export const CHAT_COMMANDS: Readonly<Record<string, ChatCommand>> = {
       return 'continue';
     },
   },
+  compact: {
+    summary:
+      'compact the conversation now: a summary of the earlier turns, the skills as their files hold them, the recent turns as they were',
+    run: async (context): Promise<'continue'> => {
+      const outcome = await context.session.compact(new AbortController().signal);
+      if (!outcome.changed) {
+        say(
+          context,
+          outcome.failure === undefined
+            ? '  Nothing to compact yet.'
+            : `  ${outcome.failure.code}: the conversation could not be summarised: ${printable(outcome.failure.message)}`,
+        );
+        return 'continue';
+      }
+      const { event } = outcome;
+      const names = (list: readonly string[] | undefined) =>
+        list === undefined || list.length === 0
+          ? '(none)'
+          : list.map((name) => printable(name)).join(', ');
+      say(
+        context,
+        `  compacted: about ${thousands(event.preTokens ?? 0)} → ${thousands(event.postTokens ?? 0)} tokens${event.summarized === true ? ', summary made' : ', old tool outputs pruned'}`,
+      );
+      say(
+        context,
+        `  skills in full ${names(event.kept)}; truncated ${names(event.truncated)}; stubs ${names(event.demoted)}`,
+      );
+      return 'continue';
+    },
+  },
   exit: { summary: 'leave (the session is kept: --resume ID continues it)', run: () => 'exit' },
 };
 
@@ -221,6 +251,16 @@ export async function run({ argv, io, deps }: CommandContext): Promise<number> {
         }
         try {
           const activation = session.runtime.activate(word, { triggeredBy: 'user', resend: true });
+          // The skill ledger keeps it, so that a compaction does not lose it.
+          session.context.noteActivation({
+            name: activation.name,
+            address: activation.address,
+            source: activation.source,
+            trusted: activation.trust === 'trusted',
+            description: entry.metadata?.description ?? '',
+            hash: activation.contentHash ?? '',
+            text: activation.text,
+          });
           text = `${activation.text}\n\n${argument}`;
         } catch (error) {
           if (!SkillhostError.isInstance(error)) throw error;

@@ -6,7 +6,9 @@ import { skillhostHome } from '../registry-options.js';
  * A session's log, one JSON object a line: `session` (the header: id, agent, provider, model,
  * created), `message` (each message of the history, in order), `event` (each event of the run,
  * as `--json` prints it, without the text deltas), `grant` (an approval given for the session),
- * `skills` (the skills active at the end of a run), `resume` (a later run of it).
+ * `skills` (the skills active at the end of a run), `resume` (a later run of it), `ledger` (the
+ * whole skill ledger, after each change: the last one is restored on resume), `compaction` (the
+ * history a compaction made, which the next messages follow, after its `compaction` event).
  */
 export interface SessionState {
   readonly id: string;
@@ -14,8 +16,18 @@ export interface SessionState {
   readonly provider: string;
   readonly model: string;
   readonly created: string;
+  /** The history a resumed session goes on with: after the last compaction, its messages since. */
   // biome-ignore lint/suspicious/noExplicitAny: messages are the AI SDK's, kept as written.
   readonly messages: any[];
+  /**
+   * Every message as it came, never replaced, with an entry `{ role: 'compaction', content,
+   * event }` where the context was compacted: the conversation to show.
+   */
+  // biome-ignore lint/suspicious/noExplicitAny: messages are the AI SDK's, kept as written.
+  readonly transcript: any[];
+  /** The last `ledger` record (the skill ledger to restore), if any. */
+  readonly ledger: Record<string, unknown> | undefined;
+  readonly compactions: number;
   readonly grants: string[];
   readonly activeSkills: string[];
   readonly events: Array<Record<string, unknown>>;
@@ -37,6 +49,9 @@ export function parseSession(id: string, text: string): SessionState {
     model: '',
     created: '',
     messages: [],
+    transcript: [],
+    ledger: undefined,
+    compactions: 0,
     grants: [],
     activeSkills: [],
     events: [],
@@ -65,6 +80,27 @@ export function parseSession(id: string, text: string): SessionState {
         break;
       case 'message':
         state.messages.push(record.message);
+        state.transcript.push(record.message);
+        break;
+      case 'compaction': {
+        if (!Array.isArray(record.messages))
+          throw new SkillhostError(
+            'SESSION_INVALID',
+            `Session ${id}: line ${index + 1} is a compaction without its messages`,
+          );
+        state.messages = [...record.messages];
+        state.compactions += 1;
+        // Its event was logged just before it.
+        const event = [...state.events].reverse().find((item) => item.type === 'compaction') ?? {};
+        state.transcript.push({
+          role: 'compaction',
+          content: `context compacted (${String(event.trigger ?? 'unknown')}): about ${String(event.preTokens ?? '?')} → ${String(event.postTokens ?? '?')} tokens`,
+          event,
+        });
+        break;
+      }
+      case 'ledger':
+        state.ledger = record;
         break;
       case 'grant':
         if (typeof record.key === 'string' && !state.grants.includes(record.key))

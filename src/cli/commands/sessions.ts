@@ -31,7 +31,7 @@ function list(args: ParsedArgs, io: CliIO, deps: CliDeps): number {
         agent: state.agent,
         provider: state.provider,
         model: state.model,
-        messages: state.messages.length,
+        messages: state.transcript.filter((message) => message.role !== 'compaction').length,
         runs: state.runs,
         status: typeof end?.status === 'string' ? end.status : null,
       };
@@ -71,7 +71,7 @@ function show(args: ParsedArgs, io: CliIO, deps: CliDeps, id: string): number {
     `session ${state.id}: agent ${printable(state.agent)}, ${state.provider} ${printable(state.model)}, created ${state.created}, ${state.runs} run${state.runs === 1 ? '' : 's'}`,
     `active skills: ${state.activeSkills.join(', ') || '(none)'}; grants for the session: ${state.grants.length}`,
   ];
-  for (const message of state.messages) {
+  for (const message of state.transcript) {
     const content =
       typeof message.content === 'string'
         ? message.content
