@@ -205,6 +205,25 @@ describe('skillhost add', () => {
     expect(lock(project).skills.packed.digest).toBe(`sha256:${sha256(archive)}`);
   });
 
+  it('removes the staging folders of a killed install, never those of a running one', async () => {
+    const { project, home } = world();
+    const source = tempDir();
+    writeTree(source, SKILLS);
+    // 2147483646: no process has it; process.ppid runs for as long as this test does.
+    writeTree(join(project, '.agents'), {
+      '.skillhost-staging-2147483646-aB3d/pdf/SKILL.md': 'half copied',
+      [`.skillhost-staging-${process.ppid}-xY9z/csv/SKILL.md`]: 'being copied',
+      '.skillhost-staging-legacy/x/SKILL.md': 'no pid',
+    });
+    const run = await runCli(['add', join(source, 'skills'), '--yes'], { cwd: project, home });
+    expect(run.code).toBe(0);
+    expect(readdirSync(join(project, '.agents')).sort()).toEqual([
+      `.skillhost-staging-${process.ppid}-xY9z`,
+      '.skillhost-staging-legacy',
+      'skills',
+    ]);
+  });
+
   it('refuses a hostile archive as a whole and leaves nothing', async () => {
     const { project, home } = world();
     const folder = tempDir();

@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, realpathSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, realpathSync, rmSync } from 'node:fs';
 import { basename, dirname, join, relative } from 'node:path';
 import {
   createDiagnostic,
@@ -88,14 +88,50 @@ export interface StagedSkill extends CopiedTree {
   readonly directory: string;
 }
 
+const STAGING_PREFIX = '.skillhost-staging-';
+
+/** Whether a process of this id runs (one of another user counts as running). */
+function processRuns(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
 /**
- * Makes a staging folder beside `skillsFolder` (`.skillhost-staging-…` in its parent, which is
- * not a skill source: discovery never sees a half-copied skill).
+ * Removes the staging folders in `parent` that a process which no longer runs left behind (it was
+ * killed before it could clean up); returns their names. A folder's name carries its maker's pid;
+ * one of a running process, or of no recognisable pid, is left alone.
+ */
+export function sweepStaging(parent: string): string[] {
+  let names: string[];
+  try {
+    names = readdirSync(parent);
+  } catch {
+    return [];
+  }
+  const removed: string[] = [];
+  for (const name of names) {
+    const pid = /^\.skillhost-staging-(\d+)-/.exec(name)?.[1];
+    if (pid === undefined || Number(pid) === process.pid || processRuns(Number(pid))) continue;
+    rmSync(join(parent, name), { recursive: true, force: true });
+    removed.push(name);
+  }
+  return removed;
+}
+
+/**
+ * Makes a staging folder beside `skillsFolder` (`.skillhost-staging-<pid>-…` in its parent, which
+ * is not a skill source: discovery never sees a half-copied skill), after removing what a killed
+ * earlier install left there.
  */
 export function createStaging(skillsFolder: string): Staging {
   const parent = dirname(skillsFolder);
   mkdirSync(parent, { recursive: true, mode: 0o755 });
-  const directory = mkdtempSync(join(parent, '.skillhost-staging-'));
+  sweepStaging(parent);
+  const directory = mkdtempSync(join(parent, `${STAGING_PREFIX}${process.pid}-`));
   return {
     directory,
     stage: (skill, limits) => {
