@@ -890,8 +890,8 @@ export const CODES = {
   ),
   SKILL_UNAVAILABLE: code(
     'runtime',
-    'The skill exists but cannot be used: it has errors or its project folder is not trusted.',
-    'Fix the errors skillhost list shows, or trust the project folder (skillhost trust).',
+    'The skill exists but cannot be used: it has errors, its project folder is not trusted, or it is disabled.',
+    'Fix the errors skillhost list shows, trust the project folder (skillhost trust), or turn a disabled skill back on (skillhost enable NAME).',
   ),
   RESOURCE_PATH_INVALID: code(
     'runtime',

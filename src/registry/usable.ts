@@ -43,7 +43,9 @@ export function unavailableError(entry: RegistryEntry, action = 'used'): Skillho
       ? `it is in a project folder that is not trusted (${parentPath(parentPath(entry.source.root))}): run 'skillhost trust' there, or pass --trust`
       : entry.status === 'skipped'
         ? `skillhost list shows it as skipped: ${first === undefined ? 'it has errors' : `${first.code} at ${place(first)}: ${first.message}`}`
-        : (unusableReason(entry.status) ?? 'it cannot be used');
+        : entry.status === 'disabled'
+          ? `it is disabled: run 'skillhost enable ${entry.name}' to turn it back on`
+          : (unusableReason(entry.status) ?? 'it cannot be used');
   return new SkillhostError(
     'SKILL_UNAVAILABLE',
     `Skill ${quote(entry.name)} (${entry.address}) cannot be ${action}: ${reason}`,

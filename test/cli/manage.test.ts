@@ -205,7 +205,8 @@ describe('skillhost remove, enable and disable', () => {
     expect((await run(['tools', '--json'])).stdout).not.toContain('pdf');
     const activate = await run(['activate', 'pdf@project']);
     expect(activate.code).toBe(1);
-    expect(activate.stderr).toContain('disabled');
+    expect(activate.stderr).toContain('SKILL_UNAVAILABLE');
+    expect(activate.stderr).toContain("it is disabled: run 'skillhost enable pdf'");
     expect((await run(['enable', 'pdf'])).code).toBe(0);
     expect((await run(['catalog', '--format', 'json'])).stdout).toContain('"pdf"');
     expect((await run(['disable', '../x'])).code).toBe(2);
