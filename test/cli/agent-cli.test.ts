@@ -212,6 +212,79 @@ describe('skillhost agent run with --provider claude', () => {
     expect(run.stderr).toContain('limit');
   });
 
+  it('serves our tools to the agent behind the secret, feeds the skill ledger, and gives the skills back after its compaction', async () => {
+    const home = tempDir('skillhost-home-');
+    const { fake, env } = installFake({
+      turns: [
+        [
+          { write: m.init() },
+          { mcp: { noAuth: true, calls: [] } },
+          {
+            mcp: {
+              calls: [
+                { tool: 'skillhost_activate', args: { name: 'csv-summary' } },
+                {
+                  tool: 'skillhost_read',
+                  args: { name: 'csv-summary', path: 'assets/sample.csv' },
+                },
+              ],
+            },
+          },
+          {
+            write: {
+              type: 'system',
+              subtype: 'compact_boundary',
+              session_id: 'session-1',
+              compact_metadata: { trigger: 'auto', pre_tokens: 150000, post_tokens: 9000 },
+            },
+          },
+          { hook: { id: 's1', source: 'compact' } },
+          { await: 's1' },
+          { write: m.assistant('msg_1', [{ type: 'text', text: 'Summarised.' }]) },
+          { write: m.result() },
+        ],
+      ],
+    });
+    const run = await runCli(
+      ['agent', 'run', ...base, 'code-analyst', 'Summarise the sample', '--json'],
+      { home, env },
+    );
+    expect(run.code, run.stderr).toBe(0);
+    const record = fake.record();
+    // Without the run's secret the server answers nothing.
+    expect(record.mcp?.[0]?.status).toBe(401);
+    const [activated, read] = record.mcp?.[1]?.results ?? [];
+    expect(record.mcp?.[1]?.status).toBe(200);
+    expect(JSON.stringify(activated)).toContain('<skill_content');
+    expect(read?.isError).not.toBe(true);
+    // The activation reached the ledger; after the agent's compaction its hook got the skills back.
+    const events = run.stdout
+      .split('\n')
+      .filter((line) => line !== '')
+      .map((line) => JSON.parse(line));
+    expect(events).toContainEqual(
+      expect.objectContaining({ type: 'skill-state', skill: 'csv-summary', state: 'full' }),
+    );
+    expect(events).toContainEqual(
+      expect.objectContaining({ type: 'compaction', trigger: 'agent', agentTrigger: 'auto' }),
+    );
+    const hook = answerTo(record.input, 's1');
+    expect(hook.hookSpecificOutput.hookEventName).toBe('SessionStart');
+    expect(hook.hookSpecificOutput.additionalContext).toContain('csv-summary');
+    const trail = audit(home);
+    expect(trail.map((line) => line.event)).toEqual(
+      expect.arrayContaining(['skill-activate', 'resource-read', 'context-compact']),
+    );
+    expect(trail.find((line) => line.event === 'context-compact')).toMatchObject({
+      details: expect.objectContaining({
+        trigger: 'agent',
+        agent_trigger: 'auto',
+        pre_tokens: 150000,
+      }),
+    });
+    expect(sessionLog(home)).toContainEqual(expect.objectContaining({ type: 'ledger' }));
+  });
+
   it('refuses the options only a model API has', async () => {
     const run = await runCli([
       'agent',
@@ -224,5 +297,53 @@ describe('skillhost agent run with --provider claude', () => {
     ]);
     expect(run.code).toBe(2);
     expect(run.stderr).toContain('--base-url is for model APIs');
+  });
+});
+
+describe('skillhost chat with --provider claude', () => {
+  it('keeps one Claude Code for every turn, asks inline, and sends /compact to it', async () => {
+    const { fake, env } = installFake({
+      turns: [
+        [
+          { write: m.init() },
+          { preTool: { id: 'h1', tool: 'Bash', input: { command: 'ls' }, toolUseId: 'toolu_1' } },
+          { await: 'h1' },
+          { write: m.assistant('msg_1', [{ type: 'text', text: 'First answer.' }]) },
+          { write: m.result() },
+        ],
+        [
+          {
+            write: {
+              type: 'system',
+              subtype: 'compact_boundary',
+              compact_metadata: { trigger: 'manual', pre_tokens: 5000, post_tokens: 800 },
+            },
+          },
+          { write: m.result({ result: '' }) },
+        ],
+        [
+          { write: m.assistant('msg_2', [{ type: 'text', text: 'Second answer.' }]) },
+          { write: m.result() },
+        ],
+      ],
+    });
+    const run = await runCli(['chat', ...base, 'code-analyst'], {
+      env,
+      input: ['First task', 'y', '/model opus', '/compact', 'Second task', '/exit'],
+    });
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stdout).toContain('First answer.');
+    expect(run.stdout).toContain('Second answer.');
+    expect(run.stderr).toContain('claude: Bash');
+    expect(run.stderr).toContain('keeps the model it started with');
+    expect(run.stderr).toContain('compacted by claude: about 5,000 → 800 tokens');
+    const record = fake.record();
+    const users = record.input.filter((line) => line.type === 'user');
+    expect(users.map((line) => line.message.content)).toEqual([
+      'First task',
+      '/compact',
+      'Second task',
+    ]);
+    expect(answerTo(record.input, 'h1').hookSpecificOutput.permissionDecision).toBe('allow');
   });
 });

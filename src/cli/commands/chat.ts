@@ -110,6 +110,13 @@ export const CHAT_COMMANDS: Readonly<Record<string, ChatCommand>> = {
         return 'continue';
       }
       const { event } = outcome;
+      if (event.trigger === 'agent') {
+        say(
+          context,
+          `  compacted by ${context.session.models[0]?.provider ?? 'the agent'}: about ${thousands(event.preTokens ?? 0)} → ${thousands(event.postTokens ?? 0)} tokens; the skills state goes back to it`,
+        );
+        return 'continue';
+      }
       const names = (list: readonly string[] | undefined) =>
         list === undefined || list.length === 0
           ? '(none)'
