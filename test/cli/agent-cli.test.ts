@@ -9,6 +9,7 @@ import {
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runCli } from '../helpers/cli.js';
+import { fakeAcpAgent } from '../helpers/fake-acp.js';
 import { type FakeScenario, fakeClaude, claudeMessages as m } from '../helpers/fake-claude.js';
 import { tempDir } from '../helpers/temp.js';
 
@@ -345,5 +346,129 @@ describe('skillhost chat with --provider claude', () => {
       'Second task',
     ]);
     expect(answerTo(record.input, 'h1').hookSpecificOutput.permissionDecision).toBe('allow');
+  });
+});
+
+describe('skillhost agent run with --provider acp', () => {
+  const OPTIONS = [
+    { optionId: 'once', name: 'Allow', kind: 'allow_once' },
+    { optionId: 'no', name: 'Reject', kind: 'reject_once' },
+  ];
+  const ask = (id: string, command: string) => ({
+    permission: {
+      toolCall: { toolCallId: id, title: command, kind: 'execute', rawInput: { command } },
+      options: OPTIONS,
+    },
+  });
+
+  it('drives the agent of --acp-command: our MCP server in session/new, the broker and the policy answering, session/load on --resume', async () => {
+    const home = tempDir('skillhost-home-');
+    const fake = fakeAcpAgent({
+      loadSession: true,
+      prompts: [
+        [
+          ask('call_1', 'git status'),
+          ask('call_2', 'rm -rf src'),
+          {
+            update: {
+              sessionUpdate: 'agent_message_chunk',
+              content: { type: 'text', text: 'ACP answer.' },
+            },
+          },
+        ],
+      ],
+    });
+    const line = `${process.execPath} ${fake.prefix[0]} --acp`;
+    const args = [
+      'agent',
+      'run',
+      ...base,
+      'code-analyst',
+      'Review src/',
+      '--provider',
+      'acp',
+      '--model',
+      'fake-model',
+      '--acp-command',
+      line,
+      '--allow',
+      'Bash(git status:*)',
+      '--deny',
+      'Bash(rm:*)',
+    ];
+    const run = await runCli(args, { home, env: fake.env });
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stdout).toContain('ACP answer.');
+    const record = fake.record();
+    expect(record.argv).toEqual(['--acp']);
+    const opened = record.calls.find((call: unknown[]) => call[0] === 'session/new')?.[1];
+    expect(opened.mcpServers).toEqual([
+      expect.objectContaining({
+        type: 'http',
+        name: 'skillhost',
+        url: expect.stringMatching(/^http:\/\/127\.0\.0\.1:\d+\/mcp$/),
+      }),
+    ]);
+    // The agent's instructions go with the first prompt, not on its command line.
+    expect(JSON.stringify(record.prompts[0])).toContain('Code analyst');
+    expect(record.answers).toEqual([
+      ['permission', { outcome: { outcome: 'selected', optionId: 'once' } }],
+      ['permission', { outcome: { outcome: 'selected', optionId: 'no' } }],
+    ]);
+    const log = sessionLog(home);
+    expect(log).toContainEqual(
+      expect.objectContaining({ type: 'agent-session', id: 'fake-session-1' }),
+    );
+
+    const again = fakeAcpAgent({ loadSession: true, prompts: [[]] });
+    const resumed = await runCli(
+      [
+        'agent',
+        'run',
+        ...base,
+        'code-analyst',
+        'And now?',
+        '--provider',
+        'acp',
+        '--model',
+        'fake-model',
+        '--acp-command',
+        `${process.execPath} ${again.prefix[0]}`,
+        '--resume',
+        log[0]?.id as string,
+      ],
+      { home, env: again.env },
+    );
+    expect(resumed.code, resumed.stderr).toBe(0);
+    expect(again.record().calls).toContainEqual([
+      'session/load',
+      expect.objectContaining({ sessionId: 'fake-session-1' }),
+    ]);
+  });
+
+  it('needs --acp-command, and takes it only with --provider acp', async () => {
+    const missing = await runCli([
+      'agent',
+      'run',
+      ...base,
+      'code-analyst',
+      'x',
+      '--provider',
+      'acp',
+      '--model',
+      'fake-model',
+    ]);
+    expect(missing.stderr).toContain('CLI_AGENT_COMMAND_INVALID');
+    const stray = await runCli([
+      'agent',
+      'run',
+      ...base,
+      'code-analyst',
+      'x',
+      '--acp-command',
+      'my-agent --acp',
+    ]);
+    expect(stray.code).toBe(2);
+    expect(stray.stderr).toContain('--acp-command goes with --provider acp');
   });
 });
