@@ -286,6 +286,28 @@ describe('skillhost agent run with --provider claude', () => {
     expect(sessionLog(home)).toContainEqual(expect.objectContaining({ type: 'ledger' }));
   });
 
+  it('interrupts the turn on Ctrl-C with exit 130, and says how to continue', async () => {
+    const { fake, env } = installFake({
+      turns: [
+        [
+          { write: m.init() },
+          { sleep: 1500 },
+          { write: m.result({ subtype: 'error_during_execution', is_error: true }) },
+        ],
+      ],
+    });
+    const run = await runCli(['agent', 'run', ...base, 'code-analyst', 'Review src/'], {
+      env,
+      interrupt: (listener) => {
+        const timer = setTimeout(listener, 100);
+        return () => clearTimeout(timer);
+      },
+    });
+    expect(run.code, run.stderr).toBe(130);
+    expect(run.stderr).toContain('--resume');
+    expect(fake.record().input.some((line) => line.request?.subtype === 'interrupt')).toBe(true);
+  });
+
   it('refuses the options only a model API has', async () => {
     const run = await runCli([
       'agent',

@@ -319,11 +319,23 @@ export async function openCliAgentSession(
             }, options.timeout * 1000);
       let end: Extract<LoopEvent, { type: 'end' }> | undefined;
       try {
-        if (signal.aborted) running.cancel();
-        for await (const event of runCliTurn(running, task)) {
-          if (event.type === 'end') end = event;
-          else onEvent(event);
-        }
+        // Interrupted before it began: the message is not sent.
+        if (signal.aborted)
+          end = {
+            type: 'end',
+            status: 'interrupted',
+            limit: null,
+            code: 'AGENT_INTERRUPTED',
+            reason: 'interrupted before the turn began',
+            steps: 0,
+            usage: ZERO_USAGE,
+            text: '',
+          };
+        else
+          for await (const event of runCliTurn(running, task)) {
+            if (event.type === 'end') end = event;
+            else onEvent(event);
+          }
       } finally {
         clearTimeout(timer);
         signal.removeEventListener('abort', onAbort);
