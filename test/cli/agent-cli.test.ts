@@ -308,6 +308,16 @@ describe('skillhost agent run with --provider claude', () => {
     expect(fake.record().input.some((line) => line.request?.subtype === 'interrupt')).toBe(true);
   });
 
+  it("keeps none of Claude Code's own tools without a workspace", async () => {
+    const none = installFake({ turns: [[{ write: m.init() }, { write: m.result() }]] });
+    const bare = await runCli(
+      ['agent', 'run', ...base, 'code-analyst', 'Review', '--no-workspace'],
+      { env: none.env },
+    );
+    expect(bare.code, bare.stderr).toBe(0);
+    expect(none.fake.record().argv).toContain('--tools=');
+  });
+
   it('refuses the options only a model API has', async () => {
     const run = await runCli([
       'agent',

@@ -7,6 +7,7 @@ import {
   ContextManager,
   claudeBuiltinTools,
   claudePermissionFlags,
+  isRuntimeTool,
   type LoopEvent,
   policyPermissions,
   runCliTurn,
@@ -110,8 +111,11 @@ export async function openCliAgentSession(
   const acpCommand =
     args.options['acp-command'] === undefined ? undefined : String(args.options['acp-command']);
   const writable = workspace?.writable === true;
-  // Without a writable workspace, the agent keeps no tool that writes files.
-  const tools = options.tools.filter((tool) => writable || !WRITING_TOOLS.has(tool));
+  // Without a writable workspace the agent keeps no tool that writes files; without a workspace
+  // (--no-workspace), none of its own tools at all: only ours.
+  const tools = options.tools.filter((tool) =>
+    workspace === null ? isRuntimeTool(tool) : writable || !WRITING_TOOLS.has(tool),
+  );
   const policy: PolicyConfig = { ...policyConfig(args), tools: [...tools] };
   const { runtime, close: closeRuntime } = openRuntime(
     args,
@@ -262,7 +266,14 @@ export async function openCliAgentSession(
     const activeSkills = () => context.ledger.entries().map((entry) => entry.name);
 
     const see = (event: LoopEvent) => {
-      if (event.type === 'start') reported = event.model === '' ? reported : event.model;
+      if (event.type === 'start') {
+        reported = event.model === '' ? reported : event.model;
+        // Kept as soon as the agent says it, so that a run stopped mid-turn can be resumed.
+        if (event.agentSession !== undefined && event.agentSession !== loggedAgentSession) {
+          loggedAgentSession = event.agentSession;
+          log({ type: 'agent-session', id: event.agentSession, model: reported ?? null });
+        }
+      }
       if (event.type === 'approval-decision' && event.by === 'no-terminal') {
         stoppedFor ??= 'no-terminal';
         running.cancel();
@@ -374,7 +385,7 @@ export async function openCliAgentSession(
       const agentSession = running.agentSession;
       if (agentSession !== undefined && agentSession !== loggedAgentSession) {
         loggedAgentSession = agentSession;
-        log({ type: 'agent-session', id: agentSession, model: models()[0]?.model ?? null });
+        log({ type: 'agent-session', id: agentSession, model: reported ?? null });
       }
       log({ type: 'skills', active: activeSkills() });
       runtime.recordAgentEvent({
