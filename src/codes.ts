@@ -730,7 +730,7 @@ export const CODES = {
   ),
   MODEL_PROVIDER_CLI: code(
     'usage',
-    'The provider is a command-line agent (claude, cursor, gemini, acp), which agent run does not drive yet.',
+    'The provider is a command-line agent (claude, cursor, gemini, acp), where only a model API will do (a summary model, say).',
     'Choose a model API: --provider anthropic (ANTHROPIC_API_KEY), openai (OPENAI_API_KEY) or openai-compatible (--base-url).',
   ),
   MODEL_KEY_MISSING: code(

@@ -467,7 +467,13 @@ the retries wait, is not found, or refuses; never on a bad request.
 Providers agent run calls: anthropic (Messages API, ANTHROPIC_API_KEY,
 ANTHROPIC_BASE_URL), openai (Responses API, OPENAI_API_KEY, OPENAI_BASE_URL),
 openai-compatible (--base-url of a local server: Ollama, vLLM, llama.cpp,
-LM Studio; no key). claude and cursor are command-line agents, not run here.
+LM Studio; no key). Command-line agents, which run their own loop while
+skillhost answers every permission question from the policy and serves the
+skills over its MCP server: claude (Claude Code, the default; its Bash, Read,
+Edit, ... are the host tools, chosen with --tools), gemini (Gemini CLI over
+ACP), cursor (Cursor's CLI over ACP: agent acp), acp (any ACP agent, with
+--acp-command "CMD ARGS"). Their model is their own default unless one is
+chosen; --resume continues their own session too.
 Keys come from the environment or $SKILLHOST_HOME/keys.json (readable only by
 you), never from arguments, and never reach a log, the audit log or a session.
 
@@ -486,7 +492,7 @@ Options:
   --agents DIR            A folder of agents (repeatable; searched first)
   --model MODEL           Override the model (alias or model id)
   --provider PROVIDER     Override the provider: anthropic, openai,
-                          openai-compatible (run), or claude, cursor
+                          openai-compatible, or claude, gemini, cursor, acp
   --json                  Print JSON (prompt: name, provider, model, fallback,
                           systemPrompt, catalog, tokens, contextBudget; run:
                           one event a line, schema v1, see the README)
@@ -503,7 +509,8 @@ Exit codes:
      the agent failed (the reason is printed)
   2  usage error
   3  run: refused by the policy, or a call needed an approval no one could give
-  4  run: a limit was reached (steps, output tokens, time, context_budget)
+  4  run: a limit was reached (steps, output tokens, time, context_budget;
+     a command-line agent's most turns, --max-steps)
   130  run: interrupted (Ctrl-C, or quit at a prompt); --resume ID continues`,
     load: async () => import('./commands/agent.js'),
   },
@@ -536,7 +543,8 @@ The session is kept as agent run's is (skillhost sessions list|show) and
 Options:
   --agents DIR            A folder of agents (repeatable; searched first)
   --model MODEL           Override the model (alias or model id)
-  --provider PROVIDER     anthropic, openai or openai-compatible
+  --provider PROVIDER     anthropic, openai, openai-compatible, or claude,
+                          gemini, cursor, acp (see skillhost agent --help)
 ${SESSION_OPTIONS_HELP}
 
 ${RUNTIME_OPTIONS_HELP}

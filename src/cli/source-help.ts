@@ -38,7 +38,8 @@ Audit and policy (the CLI acting as the host):
 
 /** The options of an agent session: agent run and chat. */
 export const SESSION_OPTIONS_HELP = `  --base-url URL          The provider's server (a proxy or a local server)
-  --max-steps N           Most model requests of a turn (default 50)
+  --max-steps N           Most model requests of a turn (default 50; claude:
+                          its --max-turns)
   --max-output-tokens N   Most output tokens of a turn, all requests together
   --timeout SECONDS       Most wall time of a turn
   --context-window N      The model's context window in tokens: the conversation
@@ -63,4 +64,9 @@ export const SESSION_OPTIONS_HELP = `  --base-url URL          The provider's se
                           e.g. run_skill_script, "Bash(git status:*)",
                           "Write(docs/**)"; repeatable)
   --resume ID             Continue session ID: its history, active skills and
-                          the approvals given for the session`;
+                          the approvals given for the session (a command-line
+                          agent: its own session, --resume=ID for claude,
+                          session/load over ACP)
+  --acp-command "CMD ARGS"
+                          The ACP agent to run with --provider acp (one plain
+                          command: a program and its arguments)`;

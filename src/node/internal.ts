@@ -2,6 +2,13 @@
  * What the CLI and the adapters need of skillhost/node and users do not. Never re-exported by a
  * public entry.
  */
+export {
+  CLI_PROVIDERS,
+  type CliProviderName,
+  createCliAgentDriver,
+  cursorPrintWarning,
+  MCP_SERVER_NAME,
+} from './cli-agents.js';
 export { isInside } from './fs.js';
 export { randomId } from './hash.js';
 export {

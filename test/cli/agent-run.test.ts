@@ -27,12 +27,13 @@ function everything(home: string): string {
 }
 
 describe('skillhost agent run', () => {
-  it('says that claude is a command-line agent and names the API providers', async () => {
-    const run = await runCli(['agent', 'run', ...base, 'code-analyst', 'Review it']);
+  it('runs claude, the default provider, as a command-line agent: not installed, it says how to get it or which API to use', async () => {
+    const run = await runCli(['agent', 'run', ...base, 'code-analyst', 'Review it'], {
+      env: { PATH: tempDir('skillhost-empty-path-') },
+    });
     expect(run.code).toBe(1);
-    expect(run.stderr).toContain('MODEL_PROVIDER_CLI');
+    expect(run.stderr).toContain('CLI_AGENT_NOT_INSTALLED');
     expect(run.stderr).toContain('--provider anthropic');
-    expect(run.stderr).toContain('openai-compatible');
   });
 
   it('runs the example agent against the Messages API, keeps the session, and never shows the key', async () => {

@@ -15,6 +15,9 @@ import { writeFakeAgent } from './cli-turns.js';
  * - `{ hook: { id, source } }` a SessionStart `hook_callback` (its answer recorded);
  * - `{ preTool: { id, tool, input, toolUseId? } }` a PreToolUse `hook_callback`;
  * - `{ stubborn: true }` ignore SIGTERM and start a child (same group) that ignores it too.
+ * - `{ mcp: { calls: [{ tool, args }], noAuth? } }` calls tools of the MCP server its
+ *   --mcp-config names (Streamable HTTP, one client session; `noAuth`: without its headers);
+ *   the statuses and results are recorded in `mcp`.
  * After the input closes the fake exits 0 unless `exitOnClose` says otherwise (or `stubborn`).
  */
 
@@ -36,6 +39,9 @@ export interface FakeRecord {
   readonly files: Record<string, { text: string; mode: number }>;
   readonly childPid?: number;
   readonly pid: number;
+  /** What each `mcp` action got: the HTTP status of initialize, then each call's result. */
+  // biome-ignore lint/suspicious/noExplicitAny: MCP results are arbitrary JSON.
+  readonly mcp?: Array<{ status: number; results: any[] }>;
 }
 
 const SCRIPT = String.raw`
@@ -56,6 +62,29 @@ const answers = new Map();
 const waiters = new Map();
 let closed = false;
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+async function mcp(action) {
+  const arg = record.argv.find((a) => a.startsWith('--mcp-config='));
+  const server = JSON.parse(fs.readFileSync(arg.slice('--mcp-config='.length), 'utf8')).mcpServers.skillhost;
+  const headers = { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...(action.noAuth ? {} : server.headers) };
+  const post = async (body, session) => {
+    const response = await fetch(server.url, { method: 'POST', headers: session ? { ...headers, 'mcp-session-id': session, 'mcp-protocol-version': '2025-06-18' } : headers, body: JSON.stringify(body) });
+    const text = await response.text();
+    const data = text.split('\n').filter((l) => l.startsWith('data: ')).map((l) => l.slice(6)).pop() ?? text;
+    let json = null; try { json = JSON.parse(data); } catch {}
+    return { status: response.status, session: response.headers.get('mcp-session-id'), json };
+  };
+  const init = await post({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'fake-claude', version: '1' } } });
+  const done = { status: init.status, results: [] };
+  if (init.status === 200) {
+    await post({ jsonrpc: '2.0', method: 'notifications/initialized' }, init.session);
+    let id = 2;
+    for (const call of action.calls ?? []) {
+      const answer = await post({ jsonrpc: '2.0', id: id++, method: 'tools/call', params: { name: call.tool, arguments: call.args } }, init.session);
+      done.results.push(answer.json && answer.json.result);
+    }
+  }
+  record.mcp = [...(record.mcp ?? []), done]; save();
+}
 async function act(actions) {
   for (const a of actions) {
     if (a.write) out(a.write);
@@ -68,6 +97,7 @@ async function act(actions) {
     else if (a.cancel) out({ type: 'control_cancel_request', request_id: a.cancel });
     else if (a.sleep) await sleep(a.sleep);
     else if (a.stderr) process.stderr.write(a.stderr);
+    else if (a.mcp) await mcp(a.mcp);
     else if (a.exit !== undefined) { save(); process.exit(a.exit); }
     else if (a.stubborn) {
       process.on('SIGTERM', () => {});

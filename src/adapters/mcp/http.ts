@@ -29,6 +29,19 @@ export interface ServeHttpOptions extends McpServerOptions {
    * is ended (its client must initialize again).
    */
   readonly maxSessions?: number;
+  /**
+   * A secret every request must carry as `Authorization: Bearer TOKEN` (refused with 401
+   * otherwise): what keeps other programs of the machine off a server made for one agent.
+   */
+  readonly bearerToken?: string;
+}
+
+/** Compares two texts in time that depends on their length only. */
+function sameText(a: string, b: string): boolean {
+  let difference = a.length ^ b.length;
+  for (let index = 0; index < b.length; index += 1)
+    difference |= (a.charCodeAt(index) || 0) ^ b.charCodeAt(index);
+  return difference === 0;
 }
 
 /** An origin as browsers send it, lower-cased, without a default port or a trailing slash. */
@@ -176,8 +189,8 @@ class ClientSessions {
  * its requests are served from one further runtime session, shared by the 2026 clients, with
  * the same rules (and `subscriptions/listen` for change notices). Bound to loopback by default,
  * where the Host header must be local too (DNS rebinding); a request with an `Origin` header is
- * served only for `allowedOrigins`. There is no authentication: bind elsewhere only on a trusted
- * network.
+ * served only for `allowedOrigins`. With `bearerToken`, a request without it is refused; without
+ * one there is no authentication: bind elsewhere only on a trusted network.
  */
 export async function serveHttp(
   runtime: SkillRuntime,
@@ -192,6 +205,10 @@ export async function serveHttp(
     allowedOrigins.add(normal);
   }
   const maxSessions = options.maxSessions ?? DEFAULT_MAX_SESSIONS;
+  if (options.bearerToken !== undefined && options.bearerToken.length < 16)
+    throw new SkillhostError('USAGE', 'bearerToken must be at least 16 characters');
+  const authorization =
+    options.bearerToken === undefined ? undefined : `Bearer ${options.bearerToken}`;
   if (!Number.isSafeInteger(maxSessions) || maxSessions < 1)
     throw new SkillhostError('USAGE', 'maxSessions must be a whole number of 1 or more');
   const hub = new SkillServerHub(runtime, options);
@@ -226,6 +243,13 @@ export async function serveHttp(
         return;
       }
       if (validHost !== undefined && !validHost(request, response)) return;
+      if (
+        authorization !== undefined &&
+        !sameText(String(request.headers.authorization ?? ''), authorization)
+      ) {
+        response.writeHead(401, { 'content-type': 'text/plain' }).end('Unauthorized\n');
+        return;
+      }
       const origin = request.headers.origin;
       if (origin !== undefined) {
         const normal = normaliseOrigin(origin);

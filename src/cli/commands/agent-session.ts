@@ -1,13 +1,9 @@
 import {
   type AgentLoopResult,
-  API_PROVIDERS,
-  ApprovalBroker,
-  type ApprovalDecision,
-  type ApprovalRequest,
+  type ApprovalBroker,
   agentSystemPrompt,
   type CompactionOutcome,
   type ContextManager,
-  canonicalJson,
   EVENT_SCHEMA_VERSION,
   isApiProvider,
   type LoopEvent,
@@ -31,6 +27,8 @@ import { printable } from '../printable.js';
 import { skillhostHome, sourceSettings } from '../registry-options.js';
 import { defaultWorkspace, hostTools, openRuntime, runsFolder } from '../runtime-options.js';
 import { AGENT_OPTIONS, agentBases } from './agent.js';
+import { redactor, type TerminalView } from './agent-view.js';
+import { sessionBasics } from './session-basics.js';
 import { CONTEXT_OPTIONS, sessionContext } from './session-context.js';
 import { readSession, type SessionState, sessionStore } from './session-log.js';
 
@@ -55,6 +53,7 @@ export const SESSION_OPTIONS = {
   yes: { type: 'boolean' },
   allow: { type: 'string', multiple: true },
   resume: { type: 'string' },
+  'acp-command': { type: 'string' },
   ...CONTEXT_OPTIONS,
 } as const;
 
@@ -106,80 +105,6 @@ function baseUrl(provider: string, args: ParsedArgs, deps: CliDeps): string | un
   return variable === undefined || variable === '' ? undefined : variable;
 }
 
-/** Replaces each secret with [redacted] in a text. */
-function redactor(secrets: readonly string[]): (text: string) => string {
-  const kept = secrets.filter((secret) => secret.length >= 8);
-  if (kept.length === 0) return (text) => text;
-  return (text) => kept.reduce((result, secret) => result.split(secret).join('[redacted]'), text);
-}
-
-/** One line per tool call: `▸ name arg arg … ok 1.2 KB`. */
-function callLine(name: string, input: unknown): string {
-  const values =
-    input !== null && typeof input === 'object'
-      ? Object.values(input as Record<string, unknown>).map((value) =>
-          typeof value === 'string' ? value : JSON.stringify(value),
-        )
-      : [];
-  const shown = printable(values.join(' ').replace(/\s+/g, ' '));
-  return `▸ ${name}${shown === '' ? '' : ` ${shown.length > 80 ? `${shown.slice(0, 79)}…` : shown}`}`;
-}
-
-export function size(bytes: number): string {
-  return bytes < 1024 ? `${bytes} B` : `${(bytes / 1024).toFixed(1)} KB`;
-}
-
-/** The terminal prompt: one request at a time; yes once, for this session, no (with a reason), view, quit. */
-function terminalAsker(
-  io: CliIO,
-  signal: () => AbortSignal | undefined,
-): ((request: ApprovalRequest) => Promise<ApprovalDecision>) | undefined {
-  const input = io.stdin;
-  if (input === undefined || input.isTTY !== true) return undefined;
-  let queue = Promise.resolve();
-  return (request) => {
-    const asked = queue.then(async (): Promise<ApprovalDecision> => {
-      io.stderr.write(
-        `\n? ${printable(request.summary)}\n  ${printable(String((request.question as { reason?: string }).reason ?? ''))}\n`,
-      );
-      while (true) {
-        io.stderr.write(
-          '  [y]es once / [s]ession: always for this session / [n]o / [v]iew the input / [q]uit: ',
-        );
-        // Ctrl-C during the question interrupts the turn: the question is left unanswered.
-        const current = signal();
-        const answer = (await input.readLine(current === undefined ? {} : { signal: current }))
-          ?.trim()
-          .toLowerCase();
-        if (current?.aborted === true) {
-          io.stderr.write('\n');
-          return { decision: 'denied', reason: 'interrupted' };
-        }
-        if (answer === undefined) return { decision: 'denied', reason: 'no answer' };
-        if (answer === 'y' || answer === 'yes') return { decision: 'once' };
-        if (answer === 's' || answer === 'session') return { decision: 'session' };
-        if (answer === 'q' || answer === 'quit') return { decision: 'quit' };
-        if (answer === 'v' || answer === 'view') {
-          io.stderr.write(
-            `${printable(JSON.stringify(JSON.parse(canonicalJson(request.question)), null, 2))}\n  input sha256 ${request.inputHash}\n`,
-          );
-          continue;
-        }
-        if (answer === 'n' || answer === 'no') {
-          io.stderr.write('  Reason, for the model (optional): ');
-          const reason = (await input.readLine())?.trim() ?? '';
-          return reason === '' ? { decision: 'denied' } : { decision: 'denied', reason };
-        }
-      }
-    });
-    queue = asked.then(
-      () => undefined,
-      () => undefined,
-    );
-    return asked;
-  };
-}
-
 /** The workspace of a session: --workspace DIR, else the project folder; read-only unless writable. */
 function sessionWorkspace(args: ParsedArgs, deps: CliDeps): ScriptWorkspace | null | undefined {
   const expose = (args.options.expose as readonly string[] | undefined) ?? [];
@@ -221,73 +146,16 @@ function sessionWorkspace(args: ParsedArgs, deps: CliDeps): ScriptWorkspace | nu
   };
 }
 
-/** How a session shows its events on a terminal: streamed text, one line per tool call. */
-export interface TerminalView {
-  onEvent(event: LoopEvent): void;
-  /** Ends the streamed text with a line break, if it is open. */
-  closeText(): void;
-  /** Whether text was streamed since the last `closeText`. */
-  readonly streaming: boolean;
+/** A session's model: a model API's handle, or the model a command-line agent reported. */
+export interface SessionModel {
+  readonly provider: string;
+  readonly model: string;
 }
 
-function terminalView(io: CliIO, write: (stream: CliStream, text: string) => void): TerminalView {
-  let streaming = false;
-  let approvalNote = '';
-  /** The current call's line, said again after a question at the terminal came between. */
-  let callText = '';
-  let asked = false;
-  const closeText = () => {
-    if (streaming) write(io.stdout, '\n');
-    streaming = false;
-  };
-  return {
-    get streaming() {
-      return streaming;
-    },
-    closeText,
-    onEvent: (event) => {
-      switch (event.type) {
-        case 'text':
-          streaming = true;
-          write(io.stdout, event.text);
-          break;
-        case 'tool-call':
-          closeText();
-          callText = `${callLine(event.name, event.input)} … `;
-          write(io.stderr, callText);
-          break;
-        case 'tool-result':
-          write(
-            io.stderr,
-            `${asked ? callText : ''}${event.isError ? `error ${event.code ?? ''}`.trim() : 'ok'} ${size(event.bytes)}${approvalNote}\n`,
-          );
-          approvalNote = '';
-          asked = false;
-          break;
-        case 'retry':
-          write(
-            io.stderr,
-            `\n↻ ${event.code}: ${event.message}; retrying in ${(event.delayMs / 1000).toFixed(1)} s\n`,
-          );
-          break;
-        case 'model-switch':
-          write(
-            io.stderr,
-            `\n⇄ ${event.from} failed (${event.code}: ${event.message}); switching to ${event.to}\n`,
-          );
-          break;
-        case 'approval-decision':
-          asked ||= event.by === 'user';
-          // Said on the call's own line: approved once by a flag, or by the session's grant.
-          if (event.by !== 'user')
-            approvalNote = ` (${event.decision === 'denied' ? 'denied: no terminal' : event.by === 'flag' ? 'approved by --yes/--allow' : 'approved for this session'})`;
-          break;
-        default:
-          break;
-      }
-    },
-  };
-}
+/** How a turn ended: the loop's end state, with the model that answered it. */
+export type SessionTurnEnd = Omit<AgentLoopResult, 'model' | 'messages'> & {
+  readonly model: SessionModel;
+};
 
 /** One agent session: its runtime, model, history and log; `turn` runs the loop once. */
 export interface AgentSession {
@@ -298,8 +166,8 @@ export interface AgentSession {
   readonly broker: ApprovalBroker;
   /** The terminal view (undefined with --json). */
   readonly view: TerminalView | undefined;
-  /** The model first, then its fallback. */
-  readonly models: readonly ModelHandle[];
+  /** The model first, then its fallback (a command-line agent: the model it reported). */
+  readonly models: readonly SessionModel[];
   /**
    * The conversation the next turn sends (after the system prompt, which never changes): what a
    * context command such as compaction works on, in place, writing what it did to the log.
@@ -308,9 +176,9 @@ export interface AgentSession {
   /** Appends a record to the session's log (keys redacted). */
   log(record: Record<string, unknown>): void;
   /** Runs one user turn (a task, or none to go on with a resumed history) to its end. */
-  turn(task: string | undefined, signal: AbortSignal): Promise<AgentLoopResult>;
+  turn(task: string | undefined, signal: AbortSignal): Promise<SessionTurnEnd>;
   /** Switches the model of the next turns (an alias or an id of the session's provider). */
-  setModel(model: string): ModelHandle;
+  setModel(model: string): SessionModel;
   /** The context manager: the skill ledger and compaction. */
   readonly context: ContextManager;
   /** Compacts the history now (`/compact`), recording it as a compaction at the threshold would be. */
@@ -354,67 +222,13 @@ export async function openAgentSession(
     readonly listen?: (event: LoopEvent) => void;
   },
 ): Promise<AgentSession> {
-  const { name, json, store, resumed } = options;
-  if (args.options.yes === true && args.options.allow !== undefined)
-    throw new UsageError('--yes approves every call already; --allow would add nothing');
+  const { name, json, resumed } = options;
+  const basics = sessionBasics(args, io, deps, options);
+  const { sessionId, log, write, view, onEvent, broker } = basics;
   const maxSteps = positive(args.options['max-steps'], 'max-steps');
   const maxOutputTokens = positive(args.options['max-output-tokens'], 'max-output-tokens');
   const timeout = positive(args.options.timeout, 'timeout');
   const workspace = sessionWorkspace(args, deps);
-  const sessionId = resumed?.id ?? deps.newSessionId();
-
-  let redact = (text: string) => text;
-  let seq = 0;
-  const log = (record: Record<string, unknown>) => {
-    if (store === undefined) return;
-    store.append(sessionId, [redact(JSON.stringify(record))]);
-  };
-  const write = (stream: CliStream, text: string) => stream.write(redact(text));
-  const view = json ? undefined : terminalView(io, write);
-  const onEvent = (event: LoopEvent) => {
-    seq += 1;
-    const line = {
-      v: EVENT_SCHEMA_VERSION,
-      session: sessionId,
-      seq,
-      time: deps.now().toISOString(),
-      ...event,
-    };
-    if (event.type !== 'text' && event.type !== 'reasoning') log({ type: 'event', event: line });
-    options.listen?.(event);
-    if (json) write(io.stdout, `${JSON.stringify(line)}\n`);
-    else view?.onEvent(event);
-  };
-
-  let turnSignal: AbortSignal | undefined;
-  const ask = json ? undefined : terminalAsker(io, () => turnSignal);
-  const broker = new ApprovalBroker({
-    hash: deps.hash,
-    ...(ask === undefined ? {} : { ask }),
-    ...(args.options.yes === true ? { yes: true } : {}),
-    allow: (args.options.allow as readonly string[] | undefined) ?? [],
-    sessionGrants: resumed?.grants ?? [],
-    onRequest: (request) =>
-      onEvent({
-        type: 'approval-request',
-        id: request.id,
-        toolCallId: request.toolCallId,
-        inputHash: request.inputHash,
-        kind: request.question.kind,
-        summary: request.summary,
-        question: request.question,
-      }),
-    onDecision: (request, decision, by) =>
-      onEvent({
-        type: 'approval-decision',
-        id: request.id,
-        inputHash: request.inputHash,
-        decision: decision.decision,
-        by,
-        reason: decision.decision === 'denied' ? (decision.reason ?? null) : null,
-      }),
-    onSessionGrant: (key) => log({ type: 'grant', key }),
-  });
 
   // The agent's tools narrow the host's: read first, so the runtime opens with them.
   const bases = agentBases(args, deps);
@@ -424,6 +238,26 @@ export async function openAgentSession(
     io.stderr.write(
       `skillhost: warning: ${definition.directory}/agent.yaml: tools ${narrowed.unknown.map((entry) => `'${printable(entry)}'`).join(', ')} ${narrowed.unknown.length === 1 ? 'names' : 'name'} no tool or device (patterns belong in allowed-tools or --allow); ignored\n`,
     );
+  const overrides = {
+    ...(args.options.model === undefined ? {} : { model: String(args.options.model) }),
+    ...(args.options.provider === undefined ? {} : { provider: String(args.options.provider) }),
+  };
+  // A command-line agent brings its own host tools (Claude Code's Bash, Read, Edit, ...) and
+  // reaches ours through the MCP server: the runtime offers it no workspace tools.
+  const provider = resolveModelPlan(definition.manifest.models, overrides).provider;
+  if (!isApiProvider(provider)) {
+    const { openCliAgentSession } = await import('./agent-cli.js');
+    return openCliAgentSession(args, io, deps, {
+      ...options,
+      basics,
+      bases,
+      tools: narrowed.tools,
+      overrides,
+      workspace,
+      maxSteps,
+      timeout,
+    });
+  }
   const { runtime, close } = openRuntime(
     args,
     deps,
@@ -432,21 +266,13 @@ export async function openAgentSession(
     { confirm: broker.confirm, tools: narrowed.tools, workspaceTools: true },
   );
   try {
-    const agent = runtime.loadAgent(name, {
-      bases,
-      ...(args.options.model === undefined ? {} : { model: String(args.options.model) }),
-      ...(args.options.provider === undefined ? {} : { provider: String(args.options.provider) }),
-    });
+    const agent = runtime.loadAgent(name, { bases, ...overrides });
     const { plan } = agent;
-    if (!isApiProvider(plan.provider)) {
-      throw new SkillhostError(
-        'MODEL_PROVIDER_CLI',
-        `The provider ${plan.provider} (${plan.providerFrom}) is a command-line agent, which skillhost does not drive yet; choose a model API: ${API_PROVIDERS.map((provider) => `--provider ${provider}`).join(', ')} (anthropic: ANTHROPIC_API_KEY; openai: OPENAI_API_KEY; openai-compatible: --base-url of a local server)`,
-      );
-    }
+    if (!isApiProvider(plan.provider))
+      throw new SkillhostError('INTERNAL_ERROR', `${plan.provider} is no model API`);
     const key = apiKey(plan.provider, deps);
     const keyRedact = redactor(key === undefined ? [] : [key]);
-    redact = (text) => keyRedact(text).replace(MASKED_KEY, '[redacted]');
+    basics.setRedact((text) => keyRedact(text).replace(MASKED_KEY, '[redacted]'));
     const url = baseUrl(plan.provider, args, deps);
     const connection = {
       provider: plan.provider,
@@ -499,7 +325,7 @@ export async function openAgentSession(
         .map((entry) => entry.name);
 
     const turn = async (task: string | undefined, signal: AbortSignal) => {
-      turnSignal = signal;
+      basics.setTurnSignal(signal);
       if (task !== undefined) {
         const message = { role: 'user' as const, content: task };
         history.push(message);
@@ -538,7 +364,7 @@ export async function openAgentSession(
         onHistory: context.replaceHistory,
         audit: (record) => runtime.recordAgentEvent(record),
         // A provider's error may quote the key masked (sk-ab…***…wxyz): that goes too.
-        redact,
+        redact: basics.redact,
       });
       log({ type: 'skills', active: activeSkills() });
       runtime.recordAgentEvent({
@@ -593,13 +419,13 @@ export async function openAgentSession(
       compact,
       activeSkills,
       write,
-      redact: (text) => redact(text),
+      redact: basics.redact,
       close,
     };
   } catch (error) {
     await close();
     if (SkillhostError.isInstance(error))
-      throw new SkillhostError(error.code, redact(error.message), {
+      throw new SkillhostError(error.code, basics.redact(error.message), {
         diagnostics: error.diagnostics,
       });
     throw error;

@@ -1,4 +1,4 @@
-import { type AgentLoopResult, type LoopEvent, type LoopUsage, modelCost } from '../../internal.js';
+import { type LoopEvent, type LoopUsage, modelCost } from '../../internal.js';
 import { SkillhostError } from '../../node/index.js';
 import { parseArgs, UsageError } from '../args.js';
 import type { CommandContext } from '../command.js';
@@ -9,6 +9,7 @@ import {
   openAgentSession,
   resumeState,
   SESSION_OPTIONS,
+  type SessionTurnEnd,
 } from './agent-session.js';
 
 /**
@@ -109,6 +110,13 @@ export const CHAT_COMMANDS: Readonly<Record<string, ChatCommand>> = {
         return 'continue';
       }
       const { event } = outcome;
+      if (event.trigger === 'agent') {
+        say(
+          context,
+          `  compacted by ${context.session.models[0]?.provider ?? 'the agent'}: about ${thousands(event.preTokens ?? 0)} → ${thousands(event.postTokens ?? 0)} tokens; the skills state goes back to it`,
+        );
+        return 'continue';
+      }
       const names = (list: readonly string[] | undefined) =>
         list === undefined || list.length === 0
           ? '(none)'
@@ -135,7 +143,7 @@ const thousands = (value: number) => value.toLocaleString('en-US');
 
 /** The footer after a turn: how it ended, tokens, cache hits, cost when known, the model. */
 function footer(
-  end: AgentLoopResult,
+  end: SessionTurnEnd,
   cost: number | undefined,
   total: number | undefined,
   turns: number,
@@ -270,7 +278,7 @@ export async function run({ argv, io, deps }: CommandContext): Promise<number> {
       }
       turn = new AbortController();
       turnCost = 0;
-      let end: AgentLoopResult;
+      let end: SessionTurnEnd;
       try {
         end = await session.turn(text, turn.signal);
       } finally {

@@ -6,7 +6,8 @@ import { skillhostHome } from '../registry-options.js';
  * A session's log, one JSON object a line: `session` (the header: id, agent, provider, model,
  * created), `message` (each message of the history, in order), `event` (each event of the run,
  * as `--json` prints it, without the text deltas), `grant` (an approval given for the session),
- * `skills` (the skills active at the end of a run), `resume` (a later run of it), `ledger` (the
+ * `skills` (the skills active at the end of a run), `agent-session` (a command-line agent's own
+ * session id, which --resume continues), `resume` (a later run of it), `ledger` (the
  * whole skill ledger, after each change: the last one is restored on resume), `compaction` (the
  * history a compaction made, which the next messages follow, after its `compaction` event).
  */
@@ -32,6 +33,8 @@ export interface SessionState {
   readonly activeSkills: string[];
   readonly events: Array<Record<string, unknown>>;
   readonly runs: number;
+  /** A command-line agent's own session id (the last `agent-session` record): what --resume continues. */
+  readonly agentSession: string | undefined;
 }
 
 /** The session folder, when this host keeps sessions. */
@@ -56,6 +59,7 @@ export function parseSession(id: string, text: string): SessionState {
     activeSkills: [],
     events: [],
     runs: 0,
+    agentSession: undefined,
   };
   let header = false;
   text.split('\n').forEach((line, index) => {
@@ -110,6 +114,9 @@ export function parseSession(id: string, text: string): SessionState {
         state.activeSkills = Array.isArray(record.active)
           ? record.active.filter((name): name is string => typeof name === 'string')
           : [];
+        break;
+      case 'agent-session':
+        if (typeof record.id === 'string' && record.id !== '') state.agentSession = record.id;
         break;
       case 'event':
         state.events.push(record.event as Record<string, unknown>);

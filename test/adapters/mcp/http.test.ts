@@ -211,6 +211,35 @@ describe('serveHttp: Streamable HTTP on loopback (in process, the SDK client)', 
     );
   });
 
+  it('with a bearer token, serves only the requests that carry it', async () => {
+    const token = 'a-secret-of-thirty-two-characters';
+    const guarded = await serveHttp(runtime, { port: 0, bearerToken: token });
+    try {
+      const headers = {
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+      };
+      expect(await rawStatus(guarded.port, '/mcp', headers)).toBe(401);
+      expect(
+        await rawStatus(guarded.port, '/mcp', { ...headers, authorization: `Bearer ${token}x` }),
+      ).toBe(401);
+      expect(await rawStatus(guarded.port, '/mcp', { ...headers, authorization: token })).toBe(401);
+      const authorized = new Client({ name: 'authorized', version: '1' });
+      await authorized.connect(
+        new StreamableHTTPClientTransport(new URL(guarded.url), {
+          requestInit: { headers: { Authorization: `Bearer ${token}` } },
+        }),
+      );
+      expect((await authorized.listTools()).tools.length).toBeGreaterThan(0);
+      await authorized.close();
+    } finally {
+      await guarded.close();
+    }
+    await expect(serveHttp(runtime, { port: 0, bearerToken: 'short' })).rejects.toThrow(
+      'at least 16',
+    );
+  });
+
   it('tells a 2026 client listening for changes that a skill was added', async () => {
     const modern = new Client(
       { name: 'skillhost-modern', version: '1.0.0' },
