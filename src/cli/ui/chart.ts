@@ -67,19 +67,24 @@ export function contextChart(options: {
   if (window !== undefined) line(window, 'window', '#cf222e', 'context-window');
   if (threshold !== undefined)
     line(threshold, 'compaction threshold', '#9a6700', 'context-threshold');
-  for (const compaction of compactions) {
+  compactions.forEach((compaction, number) => {
     const index = indexOf.get(compaction.beforeStep);
-    if (index === undefined) continue;
+    if (index === undefined) return;
     const at = x(index) - (steps === 1 ? 0 : plotWidth / (steps - 1) / 2);
+    const words =
+      compaction.preTokens === null || compaction.postTokens === null
+        ? `compaction ${number + 1}`
+        : `compaction ${number + 1}: ${count(compaction.preTokens)} → ${count(compaction.postTokens)} tokens`;
     parts.push(
-      `<line class="compaction" x1="${at.toFixed(1)}" x2="${at.toFixed(1)}" y1="${TOP}" y2="${TOP + plotHeight}" stroke="#8250df" stroke-dasharray="2 3"></line>`,
+      `<g class="compaction"><title>${escapeHtml(words)}</title><line x1="${at.toFixed(1)}" x2="${at.toFixed(1)}" y1="${TOP}" y2="${TOP + plotHeight}" stroke="#8250df" stroke-dasharray="2 3"></line>`,
+      `<text x="${at.toFixed(1)}" y="${TOP + plotHeight - 4}" text-anchor="middle" style="fill:#8250df">C${number + 1}</text>`,
     );
     if (compaction.preTokens !== null && compaction.postTokens !== null)
       parts.push(
-        `<path d="M${at.toFixed(1)} ${y(compaction.preTokens).toFixed(1)} L${at.toFixed(1)} ${y(compaction.postTokens).toFixed(1)}" stroke="#8250df" stroke-width="3"><title>compaction: ${count(compaction.preTokens)} → ${count(compaction.postTokens)} tokens</title></path>`,
-        `<text x="${(at + 4).toFixed(1)}" y="${(y(compaction.preTokens) + 12).toFixed(1)}" style="fill:#8250df">compacted ${count(compaction.preTokens)} → ${count(compaction.postTokens)}</text>`,
+        `<path d="M${at.toFixed(1)} ${y(compaction.preTokens).toFixed(1)} L${at.toFixed(1)} ${y(compaction.postTokens).toFixed(1)}" stroke="#8250df" stroke-width="4"></path>`,
       );
-  }
+    parts.push('</g>');
+  });
   parts.push(
     `<polyline fill="none" stroke="#0b5cad" stroke-width="2" points="${points.map((point, index) => `${x(index).toFixed(1)},${y(point.tokens).toFixed(1)}`).join(' ')}"></polyline>`,
   );

@@ -194,15 +194,15 @@ export function sessionPage(context: UiContext, id: string): PageResult {
   const calls = [...decided.values()].length;
   const end = [...events].reverse().find((event) => event.type === 'end');
   const body = html`<h1>Session ${state.id}</h1>
-<div class="summary"><div>agent ${state.agent}</div><div>${state.provider} ${state.model}</div><div>created ${state.created}</div><div>${state.runs} run${state.runs === 1 ? '' : 's'}</div><div>${chart.points.length} requests</div><div>${calls} tool calls</div><div>${compactions.length} compactions</div><div>${end === undefined ? html`<span class="tag ask">running</span>` : html`<span class="tag ${end.status === 'done' ? 'allow' : 'deny'}">${text(end.status)}</span>`}</div><div><a href="${link(context.token, '/audit', { session: state.id })}">audit trail</a></div><div class="live" id="live-state"></div></div>
+<div class="summary"><div>agent ${state.agent}</div><div>${state.provider} ${state.model}</div><div>created ${state.created}</div><div>${state.runs} run${state.runs === 1 ? '' : 's'}</div><div>${chart.points.length} requests</div><div>${calls} tool calls</div><div>${compactions.length} compactions</div><div>${end === undefined ? html`<span class="tag ask">running</span>` : html`<span class="tag ${end.status === 'done' ? 'allow' : 'deny'}">${text(end.status)}</span>`}</div><div><a href="${link(context.token, '/audit', { session: state.id })}">audit trail</a></div></div>
 <h2>Context per request</h2>
 ${contextChart(chart)}
 ${
   compactions.length === 0
     ? ''
-    : html`<h2>Compactions</h2><table id="compactions"><thead><tr><th>#</th><th>trigger</th><th class="num">before</th><th class="num">after</th><th class="num">window</th><th>skills kept / truncated / demoted</th></tr></thead><tbody>${compactions.map(
+    : html`<h2>Compactions</h2><table id="compactions"><thead><tr><th></th><th>trigger</th><th class="num">before</th><th class="num">after</th><th class="num">window</th><th>skills kept / truncated / demoted</th></tr></thead><tbody>${compactions.map(
         (event, index) =>
-          html`<tr><td>${index + 1}</td><td>${text(event.trigger)}</td><td class="num">${percent(number(event.preTokens), chart.window)}</td><td class="num">${percent(number(event.postTokens), chart.window)}</td><td class="num">${chart.window === undefined ? '?' : count(chart.window)}</td><td>${names(event.kept)} / ${names(event.truncated)} / ${names(event.demoted)}</td></tr>`,
+          html`<tr><td>C${index + 1}</td><td>${text(event.trigger)}</td><td class="num">${percent(number(event.preTokens), chart.window)}</td><td class="num">${percent(number(event.postTokens), chart.window)}</td><td class="num">${chart.window === undefined ? '?' : count(chart.window)}</td><td>${names(event.kept)} / ${names(event.truncated)} / ${names(event.demoted)}</td></tr>`,
       )}</tbody></table>`
 }
 <h2>Timeline</h2>
