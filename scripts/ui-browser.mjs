@@ -58,6 +58,8 @@ export async function startUiProcess(home, extra = []) {
       '--no-default-sources',
       '--skills',
       join(root, 'examples', 'skills'),
+      '--agents',
+      join(root, 'examples', 'agents'),
       ...extra,
     ],
     {

@@ -731,6 +731,7 @@ Options:
   --open                  Open the address in the default browser
   --skills DIR, --project DIR, --no-default-sources, --trust
                           Which skills (as for skillhost list)
+  --agents DIR            Where the sessions' agents are (as for agent run)
   --tools LIST, --deny RULE, --narrow, --shadow
                           The policy a skill page explains (as for
                           skillhost policy explain)

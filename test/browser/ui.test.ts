@@ -33,6 +33,12 @@ function sessionEvents(id: string): Array<Record<string, unknown>> {
     .map((record) => record.event as Record<string, unknown>);
 }
 
+/** What a user sees of an element: its rendered text (hidden parts left out). */
+function visible(page: Page, selector: string): Promise<string> {
+  // biome-ignore lint/performance/useDomNodeTextContent: the visible text is what is checked.
+  return page.locator(selector).innerText();
+}
+
 function address(path: string, query: Record<string, string> = {}): string {
   const base = new URL(ui.url);
   const token = base.searchParams.get('token') as string;
@@ -91,7 +97,7 @@ afterAll(async () => {
 describe('skillhost ui in Chromium', () => {
   it('Skills: every source with its trust, every skill with its status; hostile text stays text', async () => {
     const page = await open('/skills', {}, 'skills');
-    const text = await page.locator('main').innerText();
+    const text = await visible(page, 'main');
     expect(text).toContain('Sources');
     for (const name of ['code-analysis', 'csv-summary', 'figures-report', 'release-notes', 'evil'])
       expect(text).toContain(name);
@@ -99,7 +105,7 @@ describe('skillhost ui in Chromium', () => {
     expect(text).toContain('Harmless <img src=x onerror="alert(1)"> <b>bold</b>');
     expect(await page.locator('main img, main b').count()).toBe(0);
     const skill = await open('/skill', { address: 'evil@explicit-2' }, 'skill-evil');
-    const body = await skill.locator('#body').innerText();
+    const body = await visible(skill, '#body');
     expect(body).toContain('<script>alert("body")</script>');
     expect(await skill.locator('main script').count()).toBe(0);
     expect(alerts).toEqual([]);
@@ -107,7 +113,7 @@ describe('skillhost ui in Chromium', () => {
 
   it("a skill's page: frontmatter, body, files, allowed-tools against the policy", async () => {
     const page = await open('/skill', { address: 'code-analysis@explicit' }, 'skill');
-    const text = await page.locator('main').innerText();
+    const text = await visible(page, 'main');
     expect(text).toContain('Frontmatter');
     expect(text).toContain('allowed-tools');
     expect(text).toContain('references/checklist.md');
@@ -117,24 +123,24 @@ describe('skillhost ui in Chromium', () => {
 
   it('Catalog: what the model sees under a budget, each skill drawn against it, and why', async () => {
     const page = await open('/catalog', { budget: '60', format: 'xml' }, 'catalog');
-    const text = await page.locator('main').innerText();
+    const text = await visible(page, 'main');
     expect(text).toContain('Budget 60 tokens');
     expect(await page.locator('#catalog tbody tr').count()).toBe(5);
     expect(await page.locator('#catalog svg.bar').count()).toBe(5);
     const cut = await page.locator('#catalog tbody tr:not([data-level="full"])').count();
     expect(cut).toBeGreaterThan(0);
     expect(text).toContain('the budget held the skills ranked above it');
-    expect(await page.locator('#catalog-text').innerText()).toContain('<available_skills>');
+    expect(await visible(page, '#catalog-text')).toContain('<available_skills>');
     // The form asks again with another format.
     await page.selectOption('select[name=format]', 'markdown');
     await page.click('button[type=submit]');
     await page.waitForURL(/format=markdown/);
-    expect(await page.locator('#catalog-text').innerText()).toContain('## Available skills');
+    expect(await visible(page, '#catalog-text')).toContain('## Available skills');
   });
 
   it('Sessions: the list, and a session as a timeline with one chart point per request', async () => {
     const list = await open('/sessions', {}, 'sessions');
-    expect(await list.locator('#sessions').innerText()).toContain(session);
+    expect(await visible(list, '#sessions')).toContain(session);
     const page = await open(`/sessions/${session}`, {}, 'session');
     const events = sessionEvents(session);
     const requests = events.filter((event) => event.type === 'step').length;
@@ -153,11 +159,19 @@ describe('skillhost ui in Chromium', () => {
     expect(compactions.length).toBeGreaterThan(0);
     expect(await page.locator('#context-chart g.compaction').count()).toBe(compactions.length);
     // How full the context was before and after each compaction.
-    const table = await page.locator('#compactions').innerText();
+    const table = await visible(page, '#compactions');
     const first = compactions[0] as { preTokens: number; postTokens: number };
     expect(table).toContain(first.preTokens.toLocaleString('en-US'));
     expect(table).toContain(first.postTokens.toLocaleString('en-US'));
-    const timeline = await page.locator('#timeline').innerText();
+    // Which skills the model was given: preloaded, in the catalog, activated.
+    const offered = await visible(page, '#offered');
+    expect(offered).toMatch(/in the system prompt\s+code-analysis/);
+    const catalog = /in its catalog\s+([^\n]*)/.exec(offered)?.[1] ?? '';
+    for (const name of ['csv-summary', 'figures-report', 'release-notes', 'evil'])
+      expect(catalog).toContain(name);
+    expect(catalog).not.toContain('code-analysis');
+    expect(offered).toMatch(/activated\s+csv-summary \(request 2\)/);
+    const timeline = await visible(page, '#timeline');
     // When each skill was activated, demoted and activated again.
     expect(timeline).toMatch(/csv-summary\s+full\s+activated/);
     expect(timeline).toMatch(/csv-summary\s+demoted\s+at a compaction/);
@@ -171,13 +185,13 @@ describe('skillhost ui in Chromium', () => {
 
   it('Audit: the records of the session in order, and the chain verified', async () => {
     const page = await open('/audit', { session }, 'audit');
-    expect(await page.locator('#audit-verdict').innerText()).toContain('chain verified: intact');
+    expect(await visible(page, '#audit-verdict')).toContain('chain verified: intact');
     const seqs = await page
       .locator('#records tbody tr td:first-child')
       .evaluateAll((cells) => cells.map((cell) => Number(cell.textContent)));
     expect(seqs.length).toBeGreaterThan(10);
     expect(seqs).toEqual(seqs.map((_, index) => index + 1));
-    expect(await page.locator('#records').innerText()).toContain('context-compact');
+    expect(await visible(page, '#records')).toContain('context-compact');
   });
 
   it('Audit: a record altered on disk shows as the first broken link', async () => {
@@ -199,8 +213,8 @@ describe('skillhost ui in Chromium', () => {
       await page.goto(
         `${base.origin}/audit?${new URLSearchParams({ token: base.searchParams.get('token') as string })}`,
       );
-      expect(await page.locator('#audit-verdict').innerText()).toContain('NOT intact');
-      expect(await page.locator('#chains').innerText()).toContain(
+      expect(await visible(page, '#audit-verdict')).toContain('NOT intact');
+      expect(await visible(page, '#chains')).toContain(
         `audit.jsonl:${index + 1}: its content does not match its hash (altered)`,
       );
       await page.screenshot({ path: join(artifacts, 'audit-broken.png') });

@@ -7,7 +7,7 @@ import { escapeHtml, html } from '../../src/cli/ui/html.js';
 import { uiRoutes } from '../../src/cli/ui/routes.js';
 import { CONTENT_SECURITY_POLICY, serveUi, type UiServer } from '../../src/cli/ui/server.js';
 import { createSessionStore } from '../../src/node/session-store.js';
-import { testCliDeps } from '../helpers/cli.js';
+import { runCli, testCliDeps } from '../helpers/cli.js';
 import { skillText, tempDir, writeTree } from '../helpers/temp.js';
 
 /** `skillhost ui`'s server: the token, the Host and Origin checks, escaping, loopback only. */
@@ -218,5 +218,30 @@ describe('skillhost ui: the server', () => {
     stream.close();
     // The stream stops looking when the page goes.
     await expect.poll(() => ticks.length).toBe(0);
+  });
+
+  it('the command: its help, its usage errors, and a port that is taken', async () => {
+    const help = await runCli(['ui', '--help']);
+    expect(help.code).toBe(0);
+    expect(help.stdout).toContain('Usage: skillhost ui [--port P] [--open]');
+    expect((await runCli(['ui', 'extra'])).code).toBe(2);
+    const wide = await runCli(['ui', '--port', '70000']);
+    expect(wide.code).toBe(2);
+    expect(wide.stderr).toContain('--port needs a port from 0 to 65535');
+    // Ctrl-C stops it; the address it printed is on 127.0.0.1 with a long random token.
+    const stopped = await runCli(['ui', '--no-default-sources'], {
+      interrupt: (listener) => {
+        queueMicrotask(listener);
+        return () => {};
+      },
+    });
+    expect(stopped.code).toBe(0);
+    expect(stopped.stdout).toMatch(
+      /^skillhost ui: open http:\/\/127\.0\.0\.1:\d+\/\?token=[0-9a-f]{64}\n/,
+    );
+    const { port } = await start();
+    const taken = await runCli(['ui', '--no-default-sources', '--port', String(port)]);
+    expect(taken.code).toBe(1);
+    expect(taken.stderr).toContain(`error UI_PORT_UNAVAILABLE: Cannot listen on 127.0.0.1:${port}`);
   });
 });

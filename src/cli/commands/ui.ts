@@ -13,6 +13,7 @@ import { serveUi } from '../ui/server.js';
 export async function run({ argv, io, deps }: CommandContext): Promise<number> {
   const args = parseArgs(argv, {
     ...RUNTIME_OPTIONS,
+    agents: { type: 'string', multiple: true },
     port: { type: 'string' },
     open: { type: 'boolean' },
   });

@@ -7,6 +7,7 @@ import {
 import { type ChartCompaction, type ChartPoint, contextChart } from './chart.js';
 import type { UiContext } from './context.js';
 import { count, type Html, html, link, page } from './html.js';
+import { offeredSkills } from './offered.js';
 import type { PageResult } from './server.js';
 
 type Event = Record<string, unknown>;
@@ -195,6 +196,7 @@ export function sessionPage(context: UiContext, id: string): PageResult {
   const end = [...events].reverse().find((event) => event.type === 'end');
   const body = html`<h1>Session ${state.id}</h1>
 <div class="summary"><div>agent ${state.agent}</div><div>${state.provider} ${state.model}</div><div>created ${state.created}</div><div>${state.runs} run${state.runs === 1 ? '' : 's'}</div><div>${chart.points.length} requests</div><div>${calls} tool calls</div><div>${compactions.length} compactions</div><div>${end === undefined ? html`<span class="tag ask">running</span>` : html`<span class="tag ${end.status === 'done' ? 'allow' : 'deny'}">${text(end.status)}</span>`}</div><div><a href="${link(context.token, '/audit', { session: state.id })}">audit trail</a></div></div>
+${offeredSkills(context, state.agent, events)}
 <h2>Context per request</h2>
 ${contextChart(chart)}
 ${
