@@ -7,7 +7,8 @@ import { createServer } from 'node:http';
 
 const sse = (name, data) => `event: ${name}\ndata: ${JSON.stringify(data)}\n\n`;
 
-export function messageEvents(blocks, stopReason) {
+/** A streamed message; `usage` is what message_start reports (input and cache tokens). */
+export function messageEvents(blocks, stopReason, usage = { input_tokens: 0 }) {
   const events = [
     sse('message_start', {
       type: 'message_start',
@@ -19,7 +20,7 @@ export function messageEvents(blocks, stopReason) {
         content: [],
         stop_reason: null,
         stop_sequence: null,
-        usage: { input_tokens: 0, output_tokens: 0 },
+        usage: { output_tokens: 0, ...usage },
       },
     }),
   ];

@@ -33,6 +33,13 @@ try {
       await page.screenshot({ path: join(out, `${name}.png`) });
       console.log(`docs/ui/${name}.png`);
     }
+    // The session's timeline, from its heading down.
+    await page.goto(at(`/sessions/${session}`));
+    await page
+      .locator('#timeline')
+      .evaluate((table) => table.previousElementSibling?.scrollIntoView());
+    await page.screenshot({ path: join(out, 'timeline.png') });
+    console.log('docs/ui/timeline.png');
   } finally {
     await browser.close();
     await ui.stop();

@@ -68,7 +68,15 @@ function scriptedTurns() {
         ],
         'end_turn',
       );
-    return messageEvents([{ type: 'tool_use', id: `toolu_${next}`, ...call }], 'tool_use');
+    // About what a provider would count: the system prompt and tools read from its cache after
+    // the first request, the rest as new input.
+    const cached = Math.round(JSON.stringify([body.system, body.tools]).length / 4);
+    const rest = Math.round(JSON.stringify(body.messages ?? []).length / 4);
+    const usage =
+      next === 1
+        ? { input_tokens: rest, cache_creation_input_tokens: cached, cache_read_input_tokens: 0 }
+        : { input_tokens: rest, cache_creation_input_tokens: 0, cache_read_input_tokens: cached };
+    return messageEvents([{ type: 'tool_use', id: `toolu_${next}`, ...call }], 'tool_use', usage);
   };
 }
 

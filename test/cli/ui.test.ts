@@ -2,6 +2,7 @@ import { request as httpRequest } from 'node:http';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { parseArgs } from '../../src/cli/args.js';
+import { COMMANDS } from '../../src/cli/commands.js';
 import { RUNTIME_OPTIONS } from '../../src/cli/runtime-options.js';
 import { escapeHtml, html } from '../../src/cli/ui/html.js';
 import { uiRoutes } from '../../src/cli/ui/routes.js';
@@ -239,6 +240,26 @@ describe('skillhost ui: the server', () => {
     expect(stopped.stdout).toMatch(
       /^skillhost ui: open http:\/\/127\.0\.0\.1:\d+\/\?token=[0-9a-f]{64}\n/,
     );
+    // Every option the help names is one it accepts.
+    const ui = COMMANDS.find((command) => command.name === 'ui');
+    const options = [...(ui?.help.matchAll(/(?:^ {2}|, )(--[a-z][a-z-]*)/gm) ?? [])].map(
+      (match) => match[1] as string,
+    );
+    expect(options).toEqual(
+      expect.arrayContaining(['--port', '--open', '--skills', '--agents', '--deny', '--audit-log']),
+    );
+    for (const option of options) {
+      const run = await runCli(['ui', option, '--definitely-not-an-option'], {
+        interrupt: (listener) => {
+          queueMicrotask(listener);
+          return () => {};
+        },
+      });
+      expect([option, run.stderr]).not.toEqual([
+        option,
+        expect.stringContaining(`unknown option '${option}'`),
+      ]);
+    }
     const { port } = await start();
     const taken = await runCli(['ui', '--no-default-sources', '--port', String(port)]);
     expect(taken.code).toBe(1);

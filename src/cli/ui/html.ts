@@ -105,8 +105,9 @@ svg text{font:11px system-ui,sans-serif;fill:var(--dim)}#skills td:first-child,#
 export const SCRIPT_PATH = '/ui.js';
 
 /**
- * The page around a body: the navigation, the style inline (allowed by the policy's hash-free
- * 'unsafe-inline' for styles only), and no script but the one served from this origin.
+ * The page around a body: the navigation, the style inline (the policy allows inline styles,
+ * never inline scripts; every value is escaped, so no style but this one gets in), and no script
+ * but the one served from this origin, on the pages that follow a running session.
  */
 export function page(options: {
   readonly title: string;
