@@ -2,6 +2,7 @@ import { fileURLToPath } from 'node:url';
 import { configDefaults, defineConfig, type TestProjectInlineConfiguration } from 'vitest/config';
 import { createVitest } from 'vitest/node';
 import { probeBubblewrap } from './src/node/sandbox.js';
+import { BROWSER_SUITE } from './test/helpers/browser-suite.js';
 import { CLIENTS_SUITE } from './test/helpers/clients-suite.js';
 import {
   planSandboxSuite,
@@ -34,14 +35,15 @@ async function countTests(include: string): Promise<number> {
 }
 
 /**
- * Three suites: unit (everything but test/sandbox/ and test/clients/; runtimes send scripts to
- * the scripted runner), sandbox (test/sandbox/: hostile scripts and real runs in bubblewrap) and
- * clients (test/clients/: the real MCP clients against `skillhost mcp`, offline). One preflight
- * decides each of the last two: where it fails, the suite fails the run under CI or its
- * SKILLHOST_REQUIRE_… variable, and is otherwise not run, with one line saying how many tests
- * did not run and why. The sandbox preflight is cheap and runs here; the clients preflight
- * installs the clients (once, into a cache), so it is that project's globalSetup, which Vitest
- * runs only when the run includes the project.
+ * Four suites: unit (everything but test/sandbox/, test/clients/ and test/browser/; runtimes
+ * send scripts to the scripted runner), sandbox (test/sandbox/: hostile scripts and real runs in
+ * bubblewrap), clients (test/clients/: the real MCP clients against `skillhost mcp`, offline)
+ * and browser (test/browser/: `skillhost ui` in headless Chromium). One preflight decides each
+ * of the last three: where it fails, the suite fails the run under CI or its SKILLHOST_REQUIRE_…
+ * variable, and is otherwise not run, with one line saying how many tests did not run and why.
+ * The sandbox preflight is cheap and runs here; the clients preflight installs the clients
+ * (once, into a cache) and the browser's starts Chromium, so each is its project's globalSetup,
+ * which Vitest runs only when the run includes the project.
  */
 export default defineConfig(async () => {
   const sandbox: SandboxSuitePlan = planSandboxSuite(process.env, probeBubblewrap());
@@ -51,7 +53,7 @@ export default defineConfig(async () => {
     test: {
       name: 'unit',
       include: ['test/**/*.test.ts'],
-      exclude: [...configDefaults.exclude, SANDBOX_SUITE, CLIENTS_SUITE],
+      exclude: [...configDefaults.exclude, SANDBOX_SUITE, CLIENTS_SUITE, BROWSER_SUITE],
     },
   };
   const sandboxSuite: TestProjectInlineConfiguration = {
@@ -75,6 +77,18 @@ export default defineConfig(async () => {
       hookTimeout: 180_000,
     },
   };
+  const browserSuite: TestProjectInlineConfiguration = {
+    extends: true,
+    test: {
+      name: 'browser',
+      include: [BROWSER_SUITE],
+      globalSetup: ['./test/browser/preflight.ts'],
+      setupFiles: ['./test/browser/setup.ts'],
+      // The session is an agent run of the built bin; the browser starts in seconds.
+      testTimeout: 60_000,
+      hookTimeout: 120_000,
+    },
+  };
   return {
     test: {
       environment: 'node',
@@ -93,7 +107,10 @@ export default defineConfig(async () => {
           ],
         }),
       ],
-      projects: sandbox.mode === 'skip' ? [unit, clientsSuite] : [unit, sandboxSuite, clientsSuite],
+      projects:
+        sandbox.mode === 'skip'
+          ? [unit, clientsSuite, browserSuite]
+          : [unit, sandboxSuite, clientsSuite, browserSuite],
     },
   };
 });

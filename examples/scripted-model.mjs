@@ -7,7 +7,8 @@ import { createServer } from 'node:http';
 
 const sse = (name, data) => `event: ${name}\ndata: ${JSON.stringify(data)}\n\n`;
 
-function messageEvents(blocks, stopReason) {
+/** A streamed message; `usage` is what message_start reports (input and cache tokens). */
+export function messageEvents(blocks, stopReason, usage = { input_tokens: 0 }) {
   const events = [
     sse('message_start', {
       type: 'message_start',
@@ -19,7 +20,7 @@ function messageEvents(blocks, stopReason) {
         content: [],
         stop_reason: null,
         stop_sequence: null,
-        usage: { input_tokens: 0, output_tokens: 0 },
+        usage: { output_tokens: 0, ...usage },
       },
     }),
   ];
@@ -143,8 +144,15 @@ export async function startScriptedModel(turn = codeAnalystTurn) {
       } catch {
         // An empty body gets the first turn.
       }
-      response.writeHead(200, { 'content-type': 'text/event-stream' });
-      response.end(turn(body));
+      const answer = turn(body);
+      // A string is a stream of events; an object, a whole message (a request without stream).
+      if (typeof answer === 'string') {
+        response.writeHead(200, { 'content-type': 'text/event-stream' });
+        response.end(answer);
+      } else {
+        response.writeHead(200, { 'content-type': 'application/json' });
+        response.end(JSON.stringify(answer));
+      }
     });
   });
   await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));

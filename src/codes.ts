@@ -643,6 +643,11 @@ export const CODES = {
     'Fix the file named (JSON, or TOML for Codex), or add the printed entries to it by hand.',
   ),
   USAGE: code('usage', 'The command line is not valid.', 'Run the command with --help.'),
+  UI_PORT_UNAVAILABLE: code(
+    'runtime',
+    'skillhost ui cannot listen on the port on 127.0.0.1 (in use, or not allowed).',
+    'Choose another --port, or leave it out for any free port.',
+  ),
   SKILL_INVALID: code(
     'runtime',
     'The skill has errors and cannot be loaded.',

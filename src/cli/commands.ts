@@ -712,6 +712,47 @@ Exit codes:
     load: async () => import('./commands/sessions.js'),
   },
   {
+    name: 'ui',
+    summary: 'Inspect skills, the catalog, sessions and the audit trail in a browser',
+    help: `Usage: skillhost ui [--port P] [--open] [options]
+
+A read-only inspector in your browser, served on 127.0.0.1 only:
+  Skills     every source with its trust; every skill with its status (active,
+             shadowed, skipped, untrusted, disabled, modified against
+             skills-lock.json) and diagnostics; a skill's frontmatter, body,
+             files, and what its allowed-tools requests and the policy grants
+  Catalog    what a model sees under a budget and a format: the tokens each
+             skill takes, and why each was shortened or hidden
+  Sessions   each agent session as a timeline (turns, model requests with
+             tokens and cache hits, tool calls and their decisions, skill
+             activations and demotions, compactions) and a chart of the
+             context per request against the window and the threshold; an
+             open session updates as it runs
+  Audit      a session's records in order, the chain's verification and its
+             first broken link
+It prints an address with a random token: every request without it is refused,
+as are requests naming another host or coming from another origin. Pages show
+the files as they are when loaded; nothing can be changed from the browser.
+
+Options:
+  --port P                Port to listen on (default: any free port)
+  --open                  Open the address in the default browser
+  --skills DIR, --project DIR, --no-default-sources, --trust
+                          Which skills (as for skillhost list)
+  --agents DIR            Where the sessions' agents are (as for agent run)
+  --tools LIST, --deny RULE, --narrow, --shadow
+                          The policy a skill page explains (as for
+                          skillhost policy explain)
+  --audit-log FILE        The audit log (default $SKILLHOST_HOME/audit.jsonl)
+  -h, --help              Show this help
+
+Exit codes:
+  0  stopped with Ctrl-C
+  1  the port could not be used
+  2  usage error`,
+    load: async () => import('./commands/ui.js'),
+  },
+  {
     name: 'approve',
     summary: 'Approve a skill script ahead, for its exact content, without running it',
     help: `Usage: skillhost approve [options] NAME SCRIPT [--allow-net]

@@ -57,6 +57,8 @@ export interface CatalogDecision {
   readonly rank: number;
   /** Why it is shown as it is: its level and what ranked it (trust, pin, use). */
   readonly reason: string;
+  /** Tokens its entry takes at its level (0 when hidden): counted where counted, else estimated. */
+  readonly tokens: number;
 }
 
 export interface CatalogResult {
@@ -303,7 +305,15 @@ export function renderCatalog(
       level === 'full'
         ? LEVEL_WORDS.full
         : `${LEVEL_WORDS[level]}: ranked ${entry.rank + 1} of ${entries.length} (${describeRank(entry)}); the budget held the skills ranked above it`;
-    return { name: entry.name, trusted: entry.trusted, level, rank: entry.rank + 1, reason };
+    const tokens = level === 'hidden' ? 0 : (entry.exact[level] ?? entry.estimate[level]);
+    return {
+      name: entry.name,
+      trusted: entry.trusted,
+      level,
+      rank: entry.rank + 1,
+      reason,
+      tokens,
+    };
   });
   // The full size: what was counted in full, and the estimate for the rest.
   let fullTokens = plan.exact ? plan.fixedExact : estimatedFixed;

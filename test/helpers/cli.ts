@@ -3,7 +3,7 @@ import { unlinkSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { readUserConfig, writeUserConfig } from '../../src/cli/host/config.js';
 import { readTextFile, writeTextFile } from '../../src/cli/host/files.js';
-import { cli } from '../../src/cli/index.js';
+import { type CliDeps, cli } from '../../src/cli/index.js';
 import type { ScriptRunner, SkillFileSystem } from '../../src/deps.js';
 import { openJsonlAuditSink, readAuditLogFile } from '../../src/node/audit-sink.js';
 import { createDirectoryCacheStore } from '../../src/node/cache-store.js';
@@ -77,37 +77,46 @@ export async function runCli(
               },
             }),
     },
-    {
-      fs: options.fs ?? createNodeFileSystem(),
-      cwd: options.cwd ?? process.cwd(),
-      homeDir: home,
-      env,
-      resolvePath: (base, path) => resolve(base, path),
-      hash: sha256,
-      cacheStore: createDirectoryCacheStore,
-      readConfig: readUserConfig,
-      writeConfig: writeUserConfig,
-      runner:
-        options.runner === 'bubblewrap'
-          ? createSandboxRunner({ homeDir: home })
-          : (options.runner ?? shellRunner()),
-      auditSink: (path, options) => openJsonlAuditSink(path, options),
-      readText: readAuditLogFile,
-      removeFile: (path) => unlinkSync(path),
-      now: () => new Date(),
-      newSessionId: () => randomUUID(),
-      sessions: createSessionStore,
-      readPrivateFile,
-      platform: 'linux',
-      readTextFile,
-      writeTextFile,
-      selfCommand: () => ({
-        command: '/opt/node/bin/node',
-        args: ['/opt/skillhost/dist/cli/bin.js'],
-      }),
-      workspaceFiles: createWorkspaceFiles,
-      ...(options.interrupt === undefined ? {} : { onInterrupt: options.interrupt }),
-    },
+    testCliDeps(home, env, options),
   );
   return { code, stdout, stderr };
+}
+
+/** The deps runCli gives the CLI: the real file system and sessions, an isolated home, the scripted runner. */
+export function testCliDeps(
+  home: string,
+  env: Record<string, string>,
+  options: CliRunOptions = {},
+): CliDeps {
+  return {
+    fs: options.fs ?? createNodeFileSystem(),
+    cwd: options.cwd ?? process.cwd(),
+    homeDir: home,
+    env,
+    resolvePath: (base, path) => resolve(base, path),
+    hash: sha256,
+    cacheStore: createDirectoryCacheStore,
+    readConfig: readUserConfig,
+    writeConfig: writeUserConfig,
+    runner:
+      options.runner === 'bubblewrap'
+        ? createSandboxRunner({ homeDir: home })
+        : (options.runner ?? shellRunner()),
+    auditSink: (path, options) => openJsonlAuditSink(path, options),
+    readText: readAuditLogFile,
+    removeFile: (path) => unlinkSync(path),
+    now: () => new Date(),
+    newSessionId: () => randomUUID(),
+    sessions: createSessionStore,
+    readPrivateFile,
+    platform: 'linux',
+    readTextFile,
+    writeTextFile,
+    selfCommand: () => ({
+      command: '/opt/node/bin/node',
+      args: ['/opt/skillhost/dist/cli/bin.js'],
+    }),
+    workspaceFiles: createWorkspaceFiles,
+    ...(options.interrupt === undefined ? {} : { onInterrupt: options.interrupt }),
+  };
 }

@@ -14,7 +14,7 @@ import { auditLogPath } from '../registry-options.js';
 import { auditSinkOptions } from '../runtime-options.js';
 
 /** The files of the log at `path`, oldest first: its rotated logs, then the log itself. */
-function logFiles(path: string, deps: CliDeps): string[] {
+export function logFiles(path: string, deps: CliDeps): string[] {
   const folder = parentPath(path);
   const listing = deps.fs.listDirectory(folder);
   const current = baseName(path);
@@ -78,7 +78,7 @@ function prune(path: string, before: Date, json: boolean, io: CommandContext['io
   return 0;
 }
 
-function describe(record: AuditRecord): string {
+export function describe(record: AuditRecord): string {
   const parts = [`${record.timestamp} #${record.seq} ${record.event}`];
   if (record.skill_name !== null)
     parts.push(`skill ${record.skill_name}${record.source === null ? '' : `@${record.source}`}`);

@@ -25,7 +25,7 @@ const formats = new Set(['xml', 'markdown', 'json']);
  * for usage only when something is cut, and the tokenizer loaded only when the estimate cannot
  * show that the catalog fits.
  */
-async function fitCatalog(
+export async function fitCatalog(
   skills: readonly CatalogSkill[],
   options: CatalogOptions,
   usage: () => CatalogOptions['usage'],

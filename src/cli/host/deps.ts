@@ -15,7 +15,7 @@ import type * as SessionStore from '../../node/session-store.js';
 import type * as WorkspaceFilesModule from '../../node/workspace-files.js';
 import type { CliDeps } from '../io.js';
 import { readUserConfig, writeUserConfig } from './config.js';
-import { readTextFile, selfCommand, writeTextFile } from './files.js';
+import { openUrl, readTextFile, selfCommand, writeTextFile } from './files.js';
 
 /**
  * Tunes this process for a short command over possibly many files: V8's young generation is
@@ -95,6 +95,7 @@ export function createNodeCliDeps(): CliDeps {
     readTextFile,
     writeTextFile,
     selfCommand,
+    openUrl,
     workspaceFiles: (workspace) => workspaceFilesModule().createWorkspaceFiles(workspace),
     onInterrupt: (listener, options = {}) => {
       let pressed = 0;

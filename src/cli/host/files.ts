@@ -1,3 +1,4 @@
+import { spawn } from 'node:child_process';
 import {
   accessSync,
   constants,
@@ -78,4 +79,20 @@ export function selfCommand(): { readonly command: string; readonly args: readon
     break;
   }
   return { command: process.execPath, args: [bin] };
+}
+
+/**
+ * Opens an address in the user's browser, with the system's opener (`xdg-open`, `open`, or
+ * `start` on Windows), not waiting for it; a missing opener is ignored: the address is printed.
+ */
+export function openUrl(url: string): void {
+  const [command, args] =
+    process.platform === 'darwin'
+      ? ['open', [url]]
+      : process.platform === 'win32'
+        ? ['cmd', ['/c', 'start', '', url]]
+        : ['xdg-open', [url]];
+  const child = spawn(command as string, args as string[], { detached: true, stdio: 'ignore' });
+  child.on('error', () => {});
+  child.unref();
 }
