@@ -33,13 +33,16 @@ describe('the sandbox against hostile scripts', () => {
   it('a fork bomb hits the process limit and leaves nothing behind', async () => {
     // A name no other test's script has: survivors are looked for machine-wide, and other
     // sandbox tests (in this run, or another run on the machine) run scripts/attack.sh too.
-    // After the bomb the script forks nothing (a loop of built-ins, not `sleep`): the process
-    // limit counts every process of the sandbox's user, concurrent tests' scripts included, and
-    // dash ends a script whose own fork fails.
+    // The process limit counts every process of the sandbox's user, concurrent tests' scripts
+    // included, so even the script's first fork may be refused, and dash ends a script whose own
+    // fork fails: 'survived' comes from the EXIT trap, which runs when the shell ends on its own
+    // (never when a signal kills it), and after the bomb the script forks nothing.
     const script = `scripts/fork-bomb-${process.pid}.sh`;
     const wait = 'i=0; while [ "$i" -lt 300000 ]; do i=$((i + 1)); done';
     const w = sandboxed({
-      files: { [script]: `#!/bin/sh\nbomb() { bomb | bomb & }; bomb; ${wait}; echo survived\n` },
+      files: {
+        [script]: `#!/bin/sh\ntrap 'echo survived' EXIT\nbomb() { bomb | bomb & }; bomb; ${wait}\n`,
+      },
       limits: { timeoutMs: 8_000, maxProcesses: 32 },
     });
     const run = await runTool(w, script);
