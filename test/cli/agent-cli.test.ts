@@ -150,6 +150,14 @@ describe('skillhost agent run with --provider claude', () => {
     expect(log[0]).toMatchObject({ type: 'session', provider: 'claude', agent: 'code-analyst' });
     expect(log).toContainEqual(expect.objectContaining({ type: 'agent-session', id: 'session-1' }));
     const id = log[0]?.id as string;
+    const list = await runCli(['sessions', 'list', '--json'], { home, env });
+    expect(JSON.parse(list.stdout).sessions).toEqual([
+      expect.objectContaining({ id, agent: 'code-analyst', provider: 'claude', status: 'done' }),
+    ]);
+    const shown = await runCli(['sessions', 'show', id], { home, env });
+    expect(shown.stdout).toContain('Review src/');
+    // The turn's answer, as Claude Code's result gives it.
+    expect(shown.stdout).toContain('── assistant\nDone.');
 
     const next = installFake({
       turns: [
