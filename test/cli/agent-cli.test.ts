@@ -150,6 +150,14 @@ describe('skillhost agent run with --provider claude', () => {
     expect(log[0]).toMatchObject({ type: 'session', provider: 'claude', agent: 'code-analyst' });
     expect(log).toContainEqual(expect.objectContaining({ type: 'agent-session', id: 'session-1' }));
     const id = log[0]?.id as string;
+    const list = await runCli(['sessions', 'list', '--json'], { home, env });
+    expect(JSON.parse(list.stdout).sessions).toEqual([
+      expect.objectContaining({ id, agent: 'code-analyst', provider: 'claude', status: 'done' }),
+    ]);
+    const shown = await runCli(['sessions', 'show', id], { home, env });
+    expect(shown.stdout).toContain('Review src/');
+    // The turn's answer, as Claude Code's result gives it.
+    expect(shown.stdout).toContain('── assistant\nDone.');
 
     const next = installFake({
       turns: [
@@ -284,6 +292,38 @@ describe('skillhost agent run with --provider claude', () => {
       }),
     });
     expect(sessionLog(home)).toContainEqual(expect.objectContaining({ type: 'ledger' }));
+  });
+
+  it('enforces the policy again in our MCP server: a script run the policy denies is refused even when the agent never asked', async () => {
+    const home = tempDir('skillhost-home-');
+    const { fake, env } = installFake({
+      turns: [
+        [
+          { write: m.init() },
+          {
+            mcp: {
+              calls: [
+                { tool: 'skillhost_activate', args: { name: 'csv-summary' } },
+                {
+                  tool: 'skillhost_run',
+                  args: { name: 'csv-summary', script: 'scripts/summarise.mjs', args: [] },
+                },
+              ],
+            },
+          },
+          { write: m.result() },
+        ],
+      ],
+    });
+    const run = await runCli(
+      ['agent', 'run', ...base, 'code-analyst', 'Summarise', '--deny', 'run_skill_script', '--yes'],
+      { home, env },
+    );
+    expect(run.code, run.stderr).toBe(0);
+    const [, refused] = fake.record().mcp?.[0]?.results ?? [];
+    expect(refused?.isError).toBe(true);
+    expect(JSON.stringify(refused)).toContain('PERMISSION_DENIED');
+    expect(JSON.stringify(refused)).toContain("The host denies 'run_skill_script'");
   });
 
   it('interrupts the turn on Ctrl-C with exit 130, and says how to continue', async () => {

@@ -7,6 +7,7 @@ import {
   ContextManager,
   claudeBuiltinTools,
   claudePermissionFlags,
+  EVENT_SCHEMA_VERSION,
   isRuntimeTool,
   type LoopEvent,
   policyPermissions,
@@ -192,7 +193,7 @@ export async function openCliAgentSession(
     if (resumed === undefined)
       log({
         type: 'session',
-        v: 1,
+        v: EVENT_SCHEMA_VERSION,
         id: sessionId,
         agent: name,
         provider: plan.provider,
