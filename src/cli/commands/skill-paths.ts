@@ -1,11 +1,13 @@
 import {
   type CheckSkillOptions,
   checkSkillDirectory,
+  type Diagnostic,
   findSkillFileEntry,
+  loadYaml,
+  type SkillCheck,
+  type SkillFileSystem,
   walkSkillTree,
-} from '../../internal.js';
-import type { Diagnostic, SkillCheck, SkillFileSystem } from '../../node/index.js';
-import { loadYaml } from '../../node/internal.js';
+} from '../../node/checks.js';
 
 /**
  * How far the commands that take PATHs (validate, to-prompt) search a tree: deeper and wider

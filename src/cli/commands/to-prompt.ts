@@ -2,7 +2,7 @@ import {
   type AvailableSkillEntry,
   type Diagnostic,
   renderAvailableSkillsXml,
-} from '../../node/index.js';
+} from '../../node/checks.js';
 import { parseArgs, UsageError } from '../args.js';
 import type { CommandContext } from '../command.js';
 import { printable } from '../format.js';
