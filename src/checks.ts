@@ -10,16 +10,18 @@ export {
   type AvailableSkillEntry,
   renderAvailableSkillsXml,
 } from './disclosure/available-skills.js';
+export { DEFAULT_READ_LIMITS } from './format/limits.js';
 export type { YamlSource } from './format/yaml-engine.js';
 export {
   type CheckSkillOptions,
   checkSkillDirectory,
   type SkillCheck,
 } from './skill-files/check.js';
+export { readingWalk } from './skill-files/probe.js';
 export { findSkillFileEntry } from './skill-files/skill-file.js';
 export {
   type ValidatePathsOptions,
   type ValidationReport,
   validateSkillPaths,
 } from './skill-files/validate-paths.js';
-export { walkSkillTree } from './skill-files/walker.js';
+export { type FoundSkill, walkSkillTree } from './skill-files/walker.js';

@@ -8,7 +8,8 @@ import { type FolderListing, listFolder } from './walker.js';
  * reader will use); when that works, the folder is a skill directory and the bytes are kept for
  * the reader, which takes them through `fs` (the file system to hand it) instead of reading the
  * file again. Anything else (no such file, a link, not a regular file, too large) is left to an
- * ordinary listing and read, so every verdict is the one they give. A folder whose file system
+ * ordinary listing (`skillFile` answers undefined; `list` lists) and read, so every verdict is
+ * the one they give. A folder whose file system
  * ignores case (it would open a `skill.md` as `SKILL.md`) is found out once per parent folder,
  * and its skill directories are listed as before.
  */
@@ -17,6 +18,7 @@ export function readingWalk(
   read: ReadWithinOptions,
 ): {
   readonly fs: SkillFileSystem;
+  skillFile(directory: string): FolderListing | undefined;
   list(directory: string, skipNames: ReadonlySet<string>): FolderListing;
 } {
   // Only the last read is kept: it is taken at once (the walker reports a skill directory as
@@ -39,26 +41,28 @@ export function readingWalk(
       return base.readFileWithin(root, relativePath, options);
     },
   };
-  return {
-    fs,
-    list: (directory, skipNames) => {
-      kept = undefined;
-      const parent = parentPath(directory);
-      if (caseSensitive.get(parent) !== false) {
-        const result = base.readFileWithin(directory, 'SKILL.md', read);
-        if (result.ok) {
-          let sensitive = caseSensitive.get(parent);
-          if (sensitive === undefined) {
-            sensitive = base.status(joinPath(directory, 'skill.md'), false) === undefined;
-            caseSensitive.set(parent, sensitive);
-          }
-          if (sensitive) {
-            kept = { directory, result };
-            return { skillFile: { name: 'SKILL.md', kind: 'file' } };
-          }
+  const skillFile = (directory: string): FolderListing | undefined => {
+    kept = undefined;
+    const parent = parentPath(directory);
+    if (caseSensitive.get(parent) !== false) {
+      const result = base.readFileWithin(directory, 'SKILL.md', read);
+      if (result.ok) {
+        let sensitive = caseSensitive.get(parent);
+        if (sensitive === undefined) {
+          sensitive = base.status(joinPath(directory, 'skill.md'), false) === undefined;
+          caseSensitive.set(parent, sensitive);
+        }
+        if (sensitive) {
+          kept = { directory, result };
+          return { skillFile: { name: 'SKILL.md', kind: 'file' } };
         }
       }
-      return listFolder(base, directory, skipNames);
-    },
+    }
+    return undefined;
+  };
+  return {
+    fs,
+    skillFile,
+    list: (directory, skipNames) => skillFile(directory) ?? listFolder(base, directory, skipNames),
   };
 }

@@ -6,19 +6,24 @@ import {
 import { parseArgs, UsageError } from '../args.js';
 import type { CommandContext } from '../command.js';
 import { printable } from '../format.js';
-import { checkForProperties, resolveTarget, skillsInTree } from './skill-paths.js';
+import { checkForProperties, forEachSkillInTree, resolveTarget } from './skill-paths.js';
 
 export function run({ argv, io, deps }: CommandContext): number {
   const { positionals } = parseArgs(argv, {});
   if (positionals.length === 0) throw new UsageError('to-prompt needs at least one PATH');
   const entries: AvailableSkillEntry[] = [];
-  const read = (directory: string, skillFileName: string): AvailableSkillEntry | string => {
-    const check = checkForProperties(deps.fs, directory, skillFileName);
+  const read = (
+    directory: string,
+    skillFileName: string,
+    fs = deps.fs,
+    realDirectory = deps.fs.realPath(directory) ?? directory,
+  ): AvailableSkillEntry | string => {
+    const check = checkForProperties(fs, directory, skillFileName);
     if (check.properties === undefined) {
       const error = check.diagnostics.find((diagnostic) => diagnostic.severity === 'error');
       return `${directory}: ${error?.code ?? 'PROPERTIES_UNAVAILABLE'}: ${error?.message ?? 'name or description cannot be read'}`;
     }
-    const real = deps.fs.realPath(directory) ?? directory;
+    const real = realDirectory;
     return {
       name: check.properties.name,
       description: check.properties.description,
@@ -45,11 +50,14 @@ export function run({ argv, io, deps }: CommandContext): number {
       io.stderr.write(
         `${printable(finding.file)}: ${finding.severity} ${finding.code}: ${printable(finding.message)}\n`,
       );
-    for (const skill of skillsInTree(deps.fs, target.directory, findings)) {
-      const entry = read(skill.directory, skill.skillFileName);
-      if (typeof entry === 'string') io.stderr.write(`skipped: ${printable(entry)}\n`);
+    // The walk finds no link it does not follow: each skill's real path is the one it gives.
+    const skipped: string[] = [];
+    forEachSkillInTree(deps.fs, target.directory, findings, (skill, fs) => {
+      const entry = read(skill.directory, skill.skillFileName, fs, skill.realDirectory);
+      if (typeof entry === 'string') skipped.push(entry);
       else entries.push(entry);
-    }
+    });
+    for (const entry of skipped) io.stderr.write(`skipped: ${printable(entry)}\n`);
   }
   io.stdout.write(`${renderAvailableSkillsXml(entries)}\n`);
   return 0;
