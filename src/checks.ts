@@ -8,6 +8,7 @@ export type { SkillFileSystem } from './deps.js';
 export { countBySeverity, type Diagnostic } from './diagnostics.js';
 export {
   type AvailableSkillEntry,
+  availableSkillXml,
   renderAvailableSkillsXml,
 } from './disclosure/available-skills.js';
 export { DEFAULT_READ_LIMITS } from './format/limits.js';

@@ -25,8 +25,18 @@ export function readingWalk(
   // soon as it has listed it), and a read's bytes are valid only until the next read.
   let kept: { readonly directory: string; readonly result: ReadResult } | undefined;
   const caseSensitive = new Map<string, boolean>();
+  // Each method called on `base`: a file system may be a class instance, whose methods a spread
+  // would not copy.
   const fs: SkillFileSystem = {
-    ...base,
+    listDirectory: (path) => base.listDirectory(path),
+    status: (path, follow) => base.status(path, follow),
+    realPath: (path) => base.realPath(path),
+    ...(base.statusMany === undefined
+      ? {}
+      : {
+          statusMany: (paths: readonly string[], follow: boolean) =>
+            base.statusMany?.(paths, follow) ?? [],
+        }),
     readFileWithin: (root, relativePath, options) => {
       const taken = kept;
       kept = undefined;

@@ -82,3 +82,26 @@ describe('validateSkillPaths reading as it walks', () => {
     );
   });
 });
+
+describe('validateSkillPaths over a file system that is a class instance', () => {
+  it('calls its methods, as a spread copy of it would lose them', () => {
+    const memory = createMemoryFileSystem();
+    memory.write('/root/one/SKILL.md', skill('one'));
+    class Wrapped {
+      listDirectory(path: string) {
+        return memory.listDirectory(path);
+      }
+      status(path: string, follow: boolean) {
+        return memory.status(path, follow);
+      }
+      realPath(path: string) {
+        return memory.realPath(path);
+      }
+      readFileWithin(root: string, relative: string, options: { maxBytes: number }) {
+        return memory.readFileWithin(root, relative, options);
+      }
+    }
+    const report = validateSkillPaths(['/root'], { fs: new Wrapped() });
+    expect(report.summary).toEqual({ skills: 1, valid: 1, invalid: 0, unchecked: 0 });
+  });
+});

@@ -1,5 +1,6 @@
 import {
   type AvailableSkillEntry,
+  availableSkillXml,
   type Diagnostic,
   renderAvailableSkillsXml,
 } from '../../node/checks.js';
@@ -12,6 +13,19 @@ export function run({ argv, io, deps }: CommandContext): number {
   const { positionals } = parseArgs(argv, {});
   if (positionals.length === 0) throw new UsageError('to-prompt needs at least one PATH');
   const entries: AvailableSkillEntry[] = [];
+  // One PATH that is a tree is written as its skills are read, in chunks; nothing is kept.
+  let pending: string | undefined;
+  const add = (entry: AvailableSkillEntry) => {
+    if (pending === undefined) {
+      entries.push(entry);
+      return;
+    }
+    pending += `\n${availableSkillXml(entry)}`;
+    if (pending.length >= 65_536) {
+      io.stdout.write(pending);
+      pending = '';
+    }
+  };
   const read = (
     directory: string,
     skillFileName: string,
@@ -52,12 +66,17 @@ export function run({ argv, io, deps }: CommandContext): number {
       );
     // The walk finds no link it does not follow: each skill's real path is the one it gives.
     const skipped: string[] = [];
+    if (positionals.length === 1) pending = '<available_skills>';
     forEachSkillInTree(deps.fs, target.directory, findings, (skill, fs) => {
       const entry = read(skill.directory, skill.skillFileName, fs, skill.realDirectory);
       if (typeof entry === 'string') skipped.push(entry);
-      else entries.push(entry);
+      else add(entry);
     });
     for (const entry of skipped) io.stderr.write(`skipped: ${printable(entry)}\n`);
+    if (pending !== undefined) {
+      io.stdout.write(`${pending}\n</available_skills>\n`);
+      return 0;
+    }
   }
   io.stdout.write(`${renderAvailableSkillsXml(entries)}\n`);
   return 0;
