@@ -608,8 +608,7 @@ default, or over Streamable HTTP with --http. A client gets:
   skills         the MCP skills extension (skills/list, skills/get,
                  resources/directory/read)
 The sources are watched, and clients are told when skills are added, changed
-or removed (also what changed since the index was saved: the server answers
-from it at once and checks the files after its first answer). Every activation, read and script run goes through the policy and
+or removed. Every activation, read and script run goes through the policy and
 into the audit log, as with the other commands.
 
 Each client has a session of its own (stdio is one; over HTTP each

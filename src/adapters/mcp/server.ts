@@ -299,9 +299,6 @@ export class SkillServerHub {
           for (const listener of this.#listeners) listener();
         });
     });
-    // What changed since the registry was opened (from its index, unchecked, or while the
-    // server started) is announced like any change.
-    this.runtime.refresh();
     this.#watch = this.runtime.watch(watcher);
   }
 

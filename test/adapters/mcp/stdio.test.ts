@@ -269,40 +269,6 @@ describe('skillhost mcp over stdio (the built bin, the SDK client)', () => {
     expect(prompts.map((prompt) => prompt.name)).toContain('later');
   });
 
-  it('answers from a stale index at once, then tells the client what changed since', async () => {
-    const home = scratch.folder('skillhost-mcp-stale-');
-    const env = { ...getDefaultEnvironment(), SKILLHOST_HOME: join(home, '.skillhost') };
-    const argv = [bin, 'mcp', '--no-default-sources', '--skills', tree.skills];
-    const start = async () => {
-      const fresh = new Client({ name: 'skillhost-test', version: '1.0.0' });
-      const seen: string[] = [];
-      fresh.setNotificationHandler('notifications/tools/list_changed', () => {
-        seen.push('tools');
-      });
-      await fresh.connect(
-        new StdioClientTransport({ command: process.execPath, args: argv, env, stderr: 'ignore' }),
-      );
-      return { fresh, seen };
-    };
-    // The first start writes the index; a skill is added while no server runs.
-    const first = await start();
-    await first.fresh.close();
-    addSkill(tree, 'while-away');
-    const second = await start();
-    await new Promise<void>((done) => {
-      const check = setInterval(() => {
-        if (second.seen.includes('tools')) {
-          clearInterval(check);
-          done();
-        }
-      }, 20);
-    });
-    const { tools } = await second.fresh.listTools();
-    const activate = tools.find((tool) => tool.name === 'skillhost_activate');
-    expect(JSON.stringify(activate?.inputSchema)).toContain('"while-away"');
-    await second.fresh.close();
-  });
-
   it('records every call in the audit log, in an intact chain', async () => {
     const parsed = parseAuditLog(readFileSync(auditLog, 'utf8'));
     const events = parsed.records.map((record) => `${record.event}:${record.skill_name ?? ''}`);
