@@ -23,19 +23,21 @@ export function median(values) {
 /**
  * Runs `node ARGV...` in a fresh process and returns its wall time in seconds and its peak
  * resident memory in MiB. `scratch` holds the memory report; `env` adds to this environment.
+ * With `stdout` 'ignore' the output goes to /dev/null instead of a pipe held in memory here.
  */
-export function measuredRun(argv, scratch, env = {}) {
+export function measuredRun(argv, scratch, env = {}, stdout = 'pipe') {
   const rssFile = join(scratch, 'rss');
   const started = performance.now();
   const result = spawnSync(process.execPath, ['--import', join(here, 'rss.mjs'), ...argv], {
     env: { ...process.env, SKILLHOST_BENCH_RSS_FILE: rssFile, NO_COLOR: '1', ...env },
     encoding: 'utf8',
+    stdio: ['ignore', stdout, 'pipe'],
     maxBuffer: 512 * 1024 * 1024,
   });
   const seconds = (performance.now() - started) / 1000;
   if (result.status !== 0) {
     throw new Error(
-      `${argv.join(' ')} exited ${result.status}: ${result.stderr}${result.stdout.slice(-2000)}`,
+      `${argv.join(' ')} exited ${result.status}: ${result.stderr}${(result.stdout ?? '').slice(-2000)}`,
     );
   }
   return { seconds, rssMiB: Number(readFileSync(rssFile, 'utf8')) / 1024 };

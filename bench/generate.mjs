@@ -1,7 +1,9 @@
-// Generates a synthetic tree of skills for benchmarks: each skill is a directory with a
-// SKILL.md of about 60 lines / 2.3 KB and a references/ file that its body links to.
+// Generates synthetic trees of skills for benchmarks. Two kinds: 'plain' (each skill a directory
+// with a SKILL.md of about 60 lines / 2.3 KB and a references/ file its body links to) and 'rich'
+// (the optional fields real skills use: a folded description, compatibility, allowed-tools,
+// metadata of several keys with quoted values, and links to several files in the body).
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 
 const topics = ['pdf', 'csv', 'image', 'audio', 'git', 'docker', 'sql', 'api', 'test', 'deploy'];
 const verbs = [
@@ -89,22 +91,116 @@ function skillText(index) {
   return { name, text: lines.join('\n') };
 }
 
-/** Creates (or reuses) a tree of `count` skills under `base`; returns its path. */
-export function generateTree(base, count) {
-  const root = join(base, `skills-${count}`);
+const tools = [
+  'Bash(git:*)',
+  'Read',
+  'Write',
+  'Edit',
+  'Grep',
+  'Glob',
+  'Bash(python3:*)',
+  'WebFetch',
+];
+
+/** A skill as real ones are written: most optional fields, folded text, several links. */
+function richSkillText(index) {
+  const topic = topics[index % topics.length];
+  const verb = verbs[(index * 3) % verbs.length];
+  const name = `${topic}-${verb}-${String(index).padStart(5, '0')}`;
+  const allowed = tools.filter((_, position) => (index + position) % 3 !== 0).join(' ');
+  const lines = [
+    '---',
+    `name: ${name}`,
+    index % 2 === 0 ? 'description: >-' : 'description: >',
+    `  ${verb[0].toUpperCase()}${verb.slice(1)} ${topic} files: reads each input, applies the`,
+    `  project's conventions and writes a report with every change. Use when the user asks`,
+    `  to ${verb} ${topic} data, mentions "${topic} tooling", or shares a .${topic} file.`,
+    'license: Complete terms in LICENSE.txt',
+    `compatibility: Requires python3 and git; network access for ${topic} lookups is optional.`,
+    `allowed-tools: ${allowed}`,
+    'metadata:',
+    '  author: "Example Corp: platform team"',
+    `  version: "${1 + (index % 4)}.${index % 10}.0"`,
+    `  category: ${topic}`,
+    `  short-description: '${verb} ${topic} inputs, with a report'`,
+    '---',
+    '',
+    `# ${topic} ${verb}`,
+    '',
+    `Start with [the overview](references/overview.md), then [the rules](references/rules.md).`,
+    `Scripts: [\`${verb}.py\`](scripts/${verb}.py) does the work; see also`,
+    `[the upstream docs](https://example.com/${topic}/${verb}) and [a template](assets/template.md).`,
+    '',
+    '## Workflow',
+    '',
+    `1. Read every input and check it parses as ${topic}.`,
+    `2. Run \`python3 scripts/${verb}.py --input <file>\` on each one.`,
+    '3. Compare the output with the input; list every difference in the report.',
+    '4. Ask before overwriting files in the output folder.',
+    '',
+    '## Report',
+    '',
+    '| file | status | notes |',
+    '| --- | --- | --- |',
+    '| input.ext | ok | nothing to report |',
+    '',
+    '## Rules',
+    '',
+    '- Never delete inputs; never send them outside the working folder without asking.',
+    '- Keep a log of each step so that an interrupted run can resume.',
+    `- Use the naming rules of [the rules](references/rules.md#naming) for every output.`,
+    '- Report partial failures: nothing is lost between runs.',
+    '',
+    '```python',
+    `# python3 scripts/${verb}.py --input data.${topic}`,
+    'import sys',
+    'print(sys.argv)',
+    '```',
+    '',
+  ];
+  return { name, text: lines.join('\n') };
+}
+
+const KINDS = {
+  plain: {
+    text: skillText,
+    files: (name) => [
+      ['references/guide.md', `# Guide for ${name}\n\nNaming rules and supported formats.\n`],
+    ],
+  },
+  rich: {
+    text: richSkillText,
+    files: (name) => [
+      ['references/overview.md', `# Overview of ${name}\n`],
+      ['references/rules.md', `# Rules\n\n## Naming\n\nLower case, hyphens.\n`],
+      [`scripts/${name.split('-')[1]}.py`, 'import sys\nprint(sys.argv)\n'],
+      ['assets/template.md', '# Report\n'],
+      ['LICENSE.txt', 'Example licence terms.\n'],
+    ],
+  },
+};
+
+/**
+ * Creates (or reuses) a tree of `count` skills of `kind` ('plain' or 'rich') under `base`;
+ * returns its path. A finished tree carries a marker, so later runs reuse it.
+ */
+export function generateTree(base, count, kind = 'plain') {
+  const make = KINDS[kind];
+  if (make === undefined) throw new Error(`unknown tree kind '${kind}'`);
+  const root = join(base, kind === 'plain' ? `skills-${count}` : `${kind}-skills-${count}`);
   const marker = join(root, '.complete');
   if (existsSync(marker) && readFileSync(marker, 'utf8') === String(count)) return root;
   rmSync(root, { recursive: true, force: true });
   mkdirSync(root, { recursive: true });
   for (let index = 0; index < count; index += 1) {
-    const { name, text } = skillText(index);
+    const { name, text } = make.text(index);
     const directory = join(root, name);
-    mkdirSync(join(directory, 'references'), { recursive: true });
+    mkdirSync(directory, { recursive: true });
     writeFileSync(join(directory, 'SKILL.md'), text);
-    writeFileSync(
-      join(directory, 'references', 'guide.md'),
-      `# Guide for ${name}\n\nNaming rules and supported formats.\n`,
-    );
+    for (const [file, content] of make.files(name)) {
+      mkdirSync(dirname(join(directory, file)), { recursive: true });
+      writeFileSync(join(directory, file), content);
+    }
   }
   writeFileSync(marker, String(count));
   return root;
@@ -113,5 +209,5 @@ export function generateTree(base, count) {
 if (import.meta.url === `file://${process.argv[1]}`) {
   const base = process.argv[2] ?? '.bench-cache';
   const count = Number(process.argv[3] ?? 1000);
-  console.log(generateTree(base, count));
+  console.log(generateTree(base, count, process.argv[4] ?? 'plain'));
 }

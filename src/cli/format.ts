@@ -4,7 +4,7 @@ import {
   describeCode,
   type SkillCheck,
   type ValidationReport,
-} from '../node/index.js';
+} from '../node/checks.js';
 import { printable } from './printable.js';
 import type { Style } from './style.js';
 
@@ -174,6 +174,48 @@ export function formatJsonReport(report: ValidationReport): string {
       : {}),
   };
   return `${JSON.stringify(document, null, 2)}\n`;
+}
+
+/**
+ * The --json document written as the verdicts come, byte for byte what `formatJsonReport` makes
+ * of the same report: `add` each verdict in order, then `end` with the report (its results
+ * unused). Output goes out in chunks of about 64 KB; no verdict is kept.
+ */
+export function jsonReportWriter(write: (text: string) => void): {
+  add(result: SkillCheck): void;
+  end(report: ValidationReport): void;
+} {
+  let pending = '';
+  let count = 0;
+  const put = (text: string) => {
+    pending += text;
+    if (pending.length >= 65_536) {
+      write(pending);
+      pending = '';
+    }
+  };
+  return {
+    add: (result) => {
+      const text = JSON.stringify(resultJson(result), null, 2).replace(/\n/g, '\n    ');
+      put(`${count === 0 ? '{\n  "results": [\n' : ',\n'}    ${text}`);
+      count += 1;
+    },
+    end: (report) => {
+      const rest = JSON.stringify(
+        {
+          summary: report.summary,
+          ...(report.diagnostics.length > 0
+            ? { diagnostics: report.diagnostics.map(diagnosticJson) }
+            : {}),
+        },
+        null,
+        2,
+      );
+      put(`${count === 0 ? '{\n  "results": [],\n' : '\n  ],\n'}${rest.slice(2)}\n`);
+      write(pending);
+      pending = '';
+    },
+  };
 }
 
 /** JSON with every non-ASCII character escaped, as Python's json.dumps does by default. */

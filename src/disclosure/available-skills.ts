@@ -24,23 +24,12 @@ export function escapeXmlText(text: string): string {
  * prints (without the final newline): one tag or value per line, no indentation.
  */
 export function renderAvailableSkillsXml(entries: readonly AvailableSkillEntry[]): string {
-  if (entries.length === 0) return '<available_skills>\n</available_skills>';
-  const lines = ['<available_skills>'];
-  for (const entry of entries) {
-    lines.push(
-      '<skill>',
-      '<name>',
-      escapeXmlText(entry.name),
-      '</name>',
-      '<description>',
-      escapeXmlText(entry.description),
-      '</description>',
-      '<location>',
-      escapeXmlText(entry.location),
-      '</location>',
-      '</skill>',
-    );
-  }
-  lines.push('</available_skills>');
-  return lines.join('\n');
+  let text = '<available_skills>';
+  for (const entry of entries) text += `\n${availableSkillXml(entry)}`;
+  return `${text}\n</available_skills>`;
+}
+
+/** One `<skill>` element of the block, as `renderAvailableSkillsXml` writes it. */
+export function availableSkillXml(entry: AvailableSkillEntry): string {
+  return `<skill>\n<name>\n${escapeXmlText(entry.name)}\n</name>\n<description>\n${escapeXmlText(entry.description)}\n</description>\n<location>\n${escapeXmlText(entry.location)}\n</location>\n</skill>`;
 }

@@ -1,10 +1,12 @@
 import type { EntryKind, FileStatus, SkillFileSystem } from '../deps.js';
 import type { Diagnostic } from '../diagnostics.js';
-import type { ReadLimits } from '../format/limits.js';
+import { DEFAULT_READ_LIMITS, type ReadLimits } from '../format/limits.js';
 import { type SkillMetadata, toSkillMetadata } from '../format/load.js';
 import type { YamlSource } from '../format/yaml-engine.js';
 import { joinPath } from '../paths.js';
+import { readingWalk } from '../skill-files/probe.js';
 import { readSkillFile } from '../skill-files/reader.js';
+import { headBytes } from '../skill-files/skill-file.js';
 import {
   type FoundSkill,
   listFolder,
@@ -149,13 +151,24 @@ export function scanSource(
       prefetched.set(records[index] as SkillRecord, statuses[index]);
   }
 
+  // A skill file is read as the walk finds it (the head, as the reader reads it at the metadata
+  // level): one read in place of a status, a listing and the read.
+  const limits = { ...DEFAULT_READ_LIMITS, ...options.limits };
+  const head = headBytes(limits);
+  const reading = readingWalk(
+    fs,
+    head < limits.maxSkillFileBytes
+      ? { maxBytes: head, allowPartial: true }
+      : { maxBytes: limits.maxSkillFileBytes },
+  );
+
   walkSkillTree(
     fs,
     source.root,
     {
       skill: (found) => {
         readCount += 1;
-        skills.set(found.directory, readSkillRecord(fs, found, recordContext));
+        skills.set(found.directory, readSkillRecord(reading.fs, found, recordContext));
       },
       diagnostic: (diagnostic) => diagnostics.push(diagnostic),
       // A known skill directory is current when its skill file is: one status call, no listing.
@@ -172,6 +185,8 @@ export function scanSource(
       },
       // The status is taken before listing, so a change made during the listing is seen next time.
       list: (directory, skipNames) => {
+        const skillFile = reading.skillFile(directory);
+        if (skillFile !== undefined) return skillFile;
         const status = fs.status(directory, true);
         if (status === undefined || status.kind !== 'directory') return undefined;
         const identity = identityOf(status);

@@ -1,12 +1,13 @@
 import type { SkillFileSystem } from '../deps.js';
 import { createDiagnostic, type Diagnostic } from '../diagnostics.js';
-import type { ReadLimits } from '../format/limits.js';
+import { DEFAULT_READ_LIMITS, type ReadLimits } from '../format/limits.js';
 import type { ValidationMode } from '../format/validate-fields.js';
 import type { YamlSource } from '../format/yaml-engine.js';
 import { baseName, parentPath } from '../paths.js';
 import { checkSkillDirectory, type SkillCheck } from './check.js';
+import { readingWalk } from './probe.js';
 import { findSkillFileEntry } from './skill-file.js';
-import { listFolder, type WalkOptions, walkSkillTree } from './walker.js';
+import { type WalkOptions, walkSkillTree } from './walker.js';
 
 export interface ValidatePathsOptions {
   readonly fs: SkillFileSystem;
@@ -18,10 +19,12 @@ export interface ValidatePathsOptions {
   /** Called with each skill's verdict as soon as it is known. */
   readonly onResult?: (check: SkillCheck) => void;
   /**
-   * Which verdicts the report keeps: `all` (default), or only those `with-diagnostics`, which
-   * keeps memory flat on large trees when clean skills need no output. The summary counts all.
+   * Which verdicts the report keeps: `all` (default), only those `with-diagnostics`, which
+   * keeps memory flat on large trees when clean skills need no output, or `none`, for a caller
+   * that takes each verdict from `onResult` (with `walk.pathOrder` and one path they come in
+   * the order of their paths). The summary counts all.
    */
-  readonly retain?: 'all' | 'with-diagnostics';
+  readonly retain?: 'all' | 'with-diagnostics' | 'none';
   /** Compute reference-shaped properties for each skill (default true). */
   readonly properties?: boolean;
 }
@@ -67,7 +70,7 @@ export function validateSkillPaths(
     ...(options.properties === undefined ? {} : { properties: options.properties }),
     ...(options.yaml === undefined ? {} : { yaml: options.yaml }),
   };
-  const retainAll = (options.retain ?? 'all') === 'all';
+  const retain = options.retain ?? 'all';
   const seen = new Set<string>();
   const kept: SkillCheck[] = [];
   const diagnostics: Diagnostic[] = [];
@@ -89,7 +92,8 @@ export function validateSkillPaths(
     seen.add(check.path);
     total += 1;
     if (check.valid) valid += 1;
-    if (retainAll || check.diagnostics.length > 0) kept.push(check);
+    if (retain === 'all' || (retain === 'with-diagnostics' && check.diagnostics.length > 0))
+      kept.push(check);
     options.onResult?.(check);
   };
   for (const path of paths) {
@@ -124,17 +128,21 @@ export function validateSkillPaths(
     }
     let found = 0;
     let rootUnreadable: string | undefined;
+    // Each skill file is read once, as the walk finds it, with the options the reader uses.
+    const reading = readingWalk(fs, {
+      maxBytes: { ...DEFAULT_READ_LIMITS, ...options.limits }.maxSkillFileBytes,
+    });
     walkSkillTree(
       fs,
       path,
       {
         skill: (skill) => {
           found += 1;
-          record(checkSkillDirectory(fs, skill, checkOptions));
+          record(checkSkillDirectory(reading.fs, skill, checkOptions));
         },
         diagnostic: (diagnostic) => diagnostics.push(diagnostic),
         list: (directory, skipNames) => {
-          const listing = listFolder(fs, directory, skipNames);
+          const listing = reading.list(directory, skipNames);
           // The PATH itself cannot be read: that is the path's verdict, not a finding of the walk.
           if (directory !== path || !('problem' in listing)) return listing;
           rootUnreadable = listing.problem;

@@ -21,7 +21,16 @@ export interface WalkLimits {
   readonly skipNames: ReadonlySet<string>;
 }
 
-export type WalkOptions = Partial<WalkLimits>;
+export type WalkOptions = Partial<WalkLimits> & {
+  /**
+   * Find skills in the order of their paths (as strings compared by code unit) rather than
+   * folder by folder in name order. The two differ only where a folder's name is the start of a
+   * sibling's followed by a character before '/' (`pdf/x` comes after `pdf-tools`): such a
+   * folder is listed before its siblings are ordered. A caller that reports as it goes (a
+   * streamed `validate --json`) needs the sorted order without holding every result.
+   */
+  readonly pathOrder?: boolean;
+};
 
 /**
  * The one table of walk limits, the library's defaults for discovery and validation alike (the
@@ -187,7 +196,39 @@ export function walkSkillTree(
     visitor.diagnostic(createDiagnostic(code, 'warning', message, path));
   };
 
-  const visit = (directory: string, realDirectory: string, depth: number): void => {
+  /**
+   * The children in the order of the paths of what they hold: a folder's skills all start with
+   * its name and '/', a skill directory's path ends with its name. Only a folder whose name
+   * starts a sibling's followed by a character before '/' needs to be listed to know which.
+   */
+  const inPathOrder = (
+    directory: string,
+    children: readonly DirectoryEntry[],
+    listed: Map<string, FolderListing | undefined>,
+  ): readonly DirectoryEntry[] => {
+    let keys: Map<DirectoryEntry, string> | undefined;
+    for (let index = 0; index + 1 < children.length; index += 1) {
+      const name = (children[index] as DirectoryEntry).name;
+      const next = (children[index + 1] as DirectoryEntry).name;
+      if (!next.startsWith(name) || next.charCodeAt(name.length) >= 0x2f) continue;
+      const path = joinPath(directory, name);
+      const listing = list(path);
+      listed.set(path, listing);
+      if (listing !== undefined && 'skillFile' in listing) continue;
+      keys ??= new Map();
+      keys.set(children[index] as DirectoryEntry, `${name}/`);
+    }
+    if (keys === undefined) return children;
+    const key = (entry: DirectoryEntry) => keys?.get(entry) ?? entry.name;
+    return [...children].sort((a, b) => (key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : 0));
+  };
+
+  const visit = (
+    directory: string,
+    realDirectory: string,
+    depth: number,
+    listed?: Map<string, FolderListing | undefined>,
+  ): void => {
     if (skills >= limits.maxSkills) {
       stopped = true;
       report(
@@ -202,7 +243,8 @@ export function walkSkillTree(
       skills += 1;
       return;
     }
-    const listing = list(directory);
+    const listing = listed?.has(directory) === true ? listed.get(directory) : list(directory);
+    listed?.delete(directory);
     if (listing === undefined) return;
     if ('problem' in listing) {
       report(
@@ -230,7 +272,11 @@ export function walkSkillTree(
       );
       return;
     }
-    for (const { name, kind } of listing.children) {
+    const known =
+      options.pathOrder === true ? new Map<string, FolderListing | undefined>() : undefined;
+    const children =
+      known === undefined ? listing.children : inPathOrder(directory, listing.children, known);
+    for (const { name, kind } of children) {
       const path = joinPath(directory, name);
       // Without links on the way, the real path is the path: keep one string for both.
       const real = realDirectory === directory ? path : joinPath(realDirectory, name);
@@ -244,7 +290,7 @@ export function walkSkillTree(
         report,
       );
       if (childReal === undefined) continue;
-      visit(path, childReal, depth + 1);
+      visit(path, childReal, depth + 1, known);
       if (stopped) break;
     }
   };

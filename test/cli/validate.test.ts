@@ -33,6 +33,36 @@ describe('skillhost validate', () => {
     expect(run.stdout).toBe('Checked 2 skills: all valid\n');
   });
 
+  it("writes one PATH's --json document as it goes, the same as for several PATHs", async () => {
+    const root = tempDir();
+    // Names where folder order and path order differ ('pdf/x' sorts after 'pdf-tools').
+    for (const name of ['pdf-tools', 'pdf.x', 'pdf0', 'zz']) writeSkill(root, name);
+    writeSkill(join(root, 'pdf'), 'inner');
+    writeTree(root, { 'bad/SKILL.md': skillText('name: wrong\ndescription: d') });
+    const one = await runCli(['validate', '--json', root]);
+    const empty = join(root, 'pdf', 'empty');
+    mkdirSync(empty);
+    // Two PATHs are merged and sorted as one document; the second holds no skill.
+    const two = await runCli(['validate', '--json', root, empty]);
+    const paths = (run: { stdout: string }) =>
+      JSON.parse(run.stdout).results.map((result: { path: string }) => result.path);
+    expect(paths(one)).toEqual(
+      ['bad', 'pdf-tools', 'pdf.x', 'pdf/inner', 'pdf0', 'zz'].map((name) => join(root, name)),
+    );
+    expect(paths(two)).toEqual(paths(one));
+    const withoutTreeFindings = JSON.parse(two.stdout);
+    delete withoutTreeFindings.diagnostics;
+    withoutTreeFindings.summary.unchecked = 0;
+    expect(one.stdout).toBe(`${JSON.stringify(withoutTreeFindings, null, 2)}\n`);
+    expect(one.code).toBe(1);
+    const none = await runCli(['validate', '--json', empty]);
+    expect(JSON.parse(none.stdout)).toMatchObject({
+      results: [],
+      diagnostics: [{ code: 'NO_SKILLS_FOUND' }],
+    });
+    expect(none.stdout).toBe(`${JSON.stringify(JSON.parse(none.stdout), null, 2)}\n`);
+  });
+
   it('does not search inside a skill directory: a SKILL.md in its sub-folders is no skill', async () => {
     const root = tempDir();
     writeSkill(root, 'outer', { 'references/guide.md': '# Guide' });

@@ -1,11 +1,16 @@
 import {
   type CheckSkillOptions,
   checkSkillDirectory,
+  DEFAULT_READ_LIMITS,
+  type Diagnostic,
+  type FoundSkill,
   findSkillFileEntry,
+  loadYaml,
+  readingWalk,
+  type SkillCheck,
+  type SkillFileSystem,
   walkSkillTree,
-} from '../../internal.js';
-import type { Diagnostic, SkillCheck, SkillFileSystem } from '../../node/index.js';
-import { loadYaml } from '../../node/internal.js';
+} from '../../node/checks.js';
 
 /**
  * How far the commands that take PATHs (validate, to-prompt) search a tree: deeper and wider
@@ -50,26 +55,24 @@ export function resolveTarget(fs: SkillFileSystem, path: string): ResolvedTarget
 }
 
 /**
- * The skill directories below a tree, in sorted order; what the search itself ran into (a limit,
- * a loop, a folder it could not read) goes to `onFinding`: a limit is never silent.
+ * Visits the skill directories below a tree in the order of their paths, each as the walk finds
+ * it, with a file system that hands the reader the skill file the walk has just read (read it at
+ * once, with `checkForProperties`). What the search itself ran into (a limit, a loop, a folder
+ * it could not read) goes to `onFinding`: a limit is never silent.
  */
-export function skillsInTree(
+export function forEachSkillInTree(
   fs: SkillFileSystem,
   directory: string,
   onFinding: (finding: Diagnostic) => void,
-): Array<{ directory: string; skillFileName: string }> {
-  const found: Array<{ directory: string; skillFileName: string }> = [];
+  visit: (skill: FoundSkill, fs: SkillFileSystem) => void,
+): void {
+  const reading = readingWalk(fs, { maxBytes: DEFAULT_READ_LIMITS.maxSkillFileBytes });
   walkSkillTree(
     fs,
     directory,
-    {
-      skill: (skill) =>
-        found.push({ directory: skill.directory, skillFileName: skill.skillFileName }),
-      diagnostic: onFinding,
-    },
-    PATH_WALK,
+    { skill: (skill) => visit(skill, reading.fs), diagnostic: onFinding, list: reading.list },
+    { ...PATH_WALK, pathOrder: true },
   );
-  return found.sort((a, b) => (a.directory < b.directory ? -1 : a.directory > b.directory ? 1 : 0));
 }
 
 /** Parses one skill for its properties (no link checks), in strict mode. */

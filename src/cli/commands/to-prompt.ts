@@ -1,24 +1,43 @@
 import {
   type AvailableSkillEntry,
+  availableSkillXml,
   type Diagnostic,
   renderAvailableSkillsXml,
-} from '../../node/index.js';
+} from '../../node/checks.js';
 import { parseArgs, UsageError } from '../args.js';
 import type { CommandContext } from '../command.js';
 import { printable } from '../format.js';
-import { checkForProperties, resolveTarget, skillsInTree } from './skill-paths.js';
+import { checkForProperties, forEachSkillInTree, resolveTarget } from './skill-paths.js';
 
 export function run({ argv, io, deps }: CommandContext): number {
   const { positionals } = parseArgs(argv, {});
   if (positionals.length === 0) throw new UsageError('to-prompt needs at least one PATH');
   const entries: AvailableSkillEntry[] = [];
-  const read = (directory: string, skillFileName: string): AvailableSkillEntry | string => {
-    const check = checkForProperties(deps.fs, directory, skillFileName);
+  // One PATH that is a tree is written as its skills are read, in chunks; nothing is kept.
+  let pending: string | undefined;
+  const add = (entry: AvailableSkillEntry) => {
+    if (pending === undefined) {
+      entries.push(entry);
+      return;
+    }
+    pending += `\n${availableSkillXml(entry)}`;
+    if (pending.length >= 65_536) {
+      io.stdout.write(pending);
+      pending = '';
+    }
+  };
+  const read = (
+    directory: string,
+    skillFileName: string,
+    fs = deps.fs,
+    realDirectory = deps.fs.realPath(directory) ?? directory,
+  ): AvailableSkillEntry | string => {
+    const check = checkForProperties(fs, directory, skillFileName);
     if (check.properties === undefined) {
       const error = check.diagnostics.find((diagnostic) => diagnostic.severity === 'error');
       return `${directory}: ${error?.code ?? 'PROPERTIES_UNAVAILABLE'}: ${error?.message ?? 'name or description cannot be read'}`;
     }
-    const real = deps.fs.realPath(directory) ?? directory;
+    const real = realDirectory;
     return {
       name: check.properties.name,
       description: check.properties.description,
@@ -45,10 +64,18 @@ export function run({ argv, io, deps }: CommandContext): number {
       io.stderr.write(
         `${printable(finding.file)}: ${finding.severity} ${finding.code}: ${printable(finding.message)}\n`,
       );
-    for (const skill of skillsInTree(deps.fs, target.directory, findings)) {
-      const entry = read(skill.directory, skill.skillFileName);
-      if (typeof entry === 'string') io.stderr.write(`skipped: ${printable(entry)}\n`);
-      else entries.push(entry);
+    // The walk finds no link it does not follow: each skill's real path is the one it gives.
+    const skipped: string[] = [];
+    if (positionals.length === 1) pending = '<available_skills>';
+    forEachSkillInTree(deps.fs, target.directory, findings, (skill, fs) => {
+      const entry = read(skill.directory, skill.skillFileName, fs, skill.realDirectory);
+      if (typeof entry === 'string') skipped.push(entry);
+      else add(entry);
+    });
+    for (const entry of skipped) io.stderr.write(`skipped: ${printable(entry)}\n`);
+    if (pending !== undefined) {
+      io.stdout.write(`${pending}\n</available_skills>\n`);
+      return 0;
     }
   }
   io.stdout.write(`${renderAvailableSkillsXml(entries)}\n`);

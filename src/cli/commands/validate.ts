@@ -1,7 +1,12 @@
-import { validateSkillPaths } from '../../node/index.js';
+import { validateSkillPaths } from '../../node/checks.js';
 import { integerOption, parseArgs, UsageError } from '../args.js';
 import type { CommandContext } from '../command.js';
-import { formatGithubReport, formatJsonReport, formatTextReport } from '../format.js';
+import {
+  formatGithubReport,
+  formatJsonReport,
+  formatTextReport,
+  jsonReportWriter,
+} from '../format.js';
 import { createStyle } from '../style.js';
 import { PATH_WALK } from './skill-paths.js';
 
@@ -41,19 +46,32 @@ export function run({ argv, io, deps }: CommandContext): number {
     throw new UsageError(`--json contradicts --format ${String(options.format)}`);
   }
   const maxDepth = integerOption(options['max-depth'], 'max-depth', PATH_WALK.maxDepth);
+  const quiet = options.quiet === true;
+  if (quiet && format === 'json') throw new UsageError('--quiet is for text and github output');
+  // One PATH's verdicts come in the order of their paths: the JSON document is written as they
+  // come, and none is kept. Several PATHs are merged and sorted first.
+  const streamed =
+    format === 'json' && positionals.length === 1
+      ? jsonReportWriter((text) => io.stdout.write(text))
+      : undefined;
   const report = validateSkillPaths(
     positionals.map((path) => deps.resolvePath(deps.cwd, path)),
     {
       fs: deps.fs,
       mode: options.lenient === true ? 'lenient' : 'strict',
-      walk: { ...PATH_WALK, maxDepth, followSymlinks: options['follow-symlinks'] === true },
+      walk: {
+        ...PATH_WALK,
+        maxDepth,
+        followSymlinks: options['follow-symlinks'] === true,
+        pathOrder: streamed !== undefined,
+      },
       // Text and annotations print only skills with findings; keep memory flat on big trees.
       ...(format === 'json' ? {} : { retain: 'with-diagnostics' as const, properties: false }),
+      ...(streamed === undefined ? {} : { retain: 'none' as const, onResult: streamed.add }),
     },
   );
-  const quiet = options.quiet === true;
-  if (quiet && format === 'json') throw new UsageError('--quiet is for text and github output');
-  if (format === 'json') io.stdout.write(formatJsonReport(report));
+  if (streamed !== undefined) streamed.end(report);
+  else if (format === 'json') io.stdout.write(formatJsonReport(report));
   else if (format === 'github')
     io.stdout.write(formatGithubReport(report, repositoryRoot(deps), quiet));
   else io.stdout.write(formatTextReport(report, deps.cwd, createStyle(io.stdout, deps.env), quiet));

@@ -1,0 +1,211 @@
+// `npm run bench`: skillhost against the I/O floor at scale. The floor (floor-io.mjs: list the
+// folder, read each SKILL.md, parse nothing) and the older, whole-tree floor (floor.mjs) run in
+// the same rounds as the commands, alternating, each in a cold process; the tables print medians
+// and the ratio to floor-io. Two generated trees: the plain one and a rich one with the optional
+// fields real skills use. Then start-up over `node -e 0`, spawn to the MCP `initialize` answer
+// against the SDK's minimal server, `catalog --budget` against `list`, and `refresh()`.
+//
+// Usage: npm run bench -- [--sizes 1000,10000,50000] [--trees plain,rich] [--rounds 5]
+//        [--quick] [--cache DIR] [--floor-io PATH] [--no-mcp]
+// --quick (or SKILLHOST_BENCH_QUICK=1) is 1,000 and 10,000 skills, 3 rounds. Trees are generated
+// once into DIR (default: skillhost-bench-cache in the system's temporary folder) and reused.
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { loadavg, tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { measuredRun, median, option } from './common.mjs';
+import { generateTree } from './generate.mjs';
+import { initializeTime } from './mcp-start.mjs';
+
+const here = dirname(fileURLToPath(import.meta.url));
+const root = resolve(here, '..');
+const args = process.argv.slice(2);
+const quick = args.includes('--quick') || process.env.SKILLHOST_BENCH_QUICK === '1';
+const sizes = option(
+  'sizes',
+  process.env.SKILLHOST_BENCH_SIZES ?? (quick ? '1000,10000' : '1000,10000,50000'),
+)
+  .split(',')
+  .map(Number);
+const trees = option('trees', 'plain,rich').split(',');
+const rounds = Number(option('rounds', quick ? '3' : '5'));
+const cache = resolve(option('cache', join(tmpdir(), 'skillhost-bench-cache')));
+const floorIo = resolve(option('floor-io', join(root, '..', 'shared', 'bench', 'floor-io.mjs')));
+const bin = join(root, 'dist', 'cli', 'bin.js');
+const scratch = mkdtempSync(join(tmpdir(), 'skillhost-bench-'));
+const home = join(scratch, 'home');
+if (!existsSync(floorIo)) throw new Error(`no I/O floor at ${floorIo} (give --floor-io PATH)`);
+
+const run = (argv) => measuredRun(argv, scratch, { SKILLHOST_HOME: home }, 'ignore');
+const ms = (seconds) => Math.round(seconds * 1000).toLocaleString('en-US');
+const ratio = (value, floor) => `${(value / floor).toFixed(2)}×`;
+
+console.log(
+  `skillhost at scale (node ${process.version}, ${rounds} rounds, medians of cold processes; load ${loadavg()
+    .map((value) => value.toFixed(2))
+    .join(' ')} at start)`,
+);
+
+for (const kind of trees) {
+  console.log('');
+  console.log(`### ${kind} tree`);
+  console.log('');
+  console.log(
+    '| skills | measure | ms | floor-io ms | ratio | old floor ms | peak MiB | floor-io MiB | memory ratio |',
+  );
+  console.log('| ---: | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |');
+  for (const size of sizes) {
+    const tree = generateTree(cache, size, kind);
+    const sources = ['--no-default-sources', '--skills', tree];
+    const cacheDir = join(scratch, `index-${kind}-${size}`);
+    const measures = [
+      ['floor-io', [floorIo, tree]],
+      ['old floor', [join(here, 'floor.mjs'), tree]],
+      ['validate --json', [bin, 'validate', '--json', tree]],
+      ['to-prompt', [bin, 'to-prompt', tree]],
+      ['list (cold, no index)', [bin, 'list', '--json', ...sources, '--no-cache']],
+      ['list (warm index)', [bin, 'list', '--json', ...sources, '--cache-dir', cacheDir]],
+      ['catalog (cold)', [bin, 'catalog', ...sources, '--no-cache']],
+    ];
+    for (const [, argv] of measures) run(argv);
+    const samples = new Map(measures.map(([label]) => [label, []]));
+    for (let round = 0; round < rounds; round += 1) {
+      for (const [label, argv] of measures) samples.get(label).push(run(argv));
+    }
+    const seconds = (label) => median(samples.get(label).map((sample) => sample.seconds));
+    const memory = (label) => median(samples.get(label).map((sample) => sample.rssMiB));
+    const floor = seconds('floor-io');
+    const floorMemory = memory('floor-io');
+    for (const [label] of measures.slice(2)) {
+      console.log(
+        `| ${size.toLocaleString('en-US')} | ${label} | ${ms(seconds(label))} | ${ms(floor)} | ${ratio(seconds(label), floor)} | ${ms(seconds('old floor'))} | ${memory(label).toFixed(1)} | ${floorMemory.toFixed(1)} | ${ratio(memory(label), floorMemory)} |`,
+      );
+    }
+  }
+}
+
+// Start-up: the cost of a command over a bare `node -e 0`, many short runs.
+{
+  const one = generateTree(cache, 1, 'plain');
+  const startRounds = rounds * 4;
+  const time = (argv) => {
+    const samples = [];
+    for (let round = 0; round <= startRounds; round += 1) {
+      const started = performance.now();
+      const result = spawnSync(process.execPath, argv, {
+        env: { ...process.env, SKILLHOST_HOME: home },
+        stdio: 'ignore',
+      });
+      if (result.status !== 0) throw new Error(`${argv.join(' ')} exited ${result.status}`);
+      if (round > 0) samples.push(performance.now() - started);
+    }
+    return median(samples);
+  };
+  const startups = [
+    ['node -e 0', ['-e', '0']],
+    ['skillhost --version', [bin, '--version']],
+    ['skillhost validate (1 skill)', [bin, 'validate', one]],
+  ];
+  const times = new Map(startups.map(([label]) => [label, []]));
+  for (let pass = 0; pass < 3; pass += 1) {
+    for (const [label, argv] of startups) times.get(label).push(time(argv));
+  }
+  const bare = median(times.get('node -e 0'));
+  console.log('');
+  console.log(`### Start-up (median of 3 passes of ${startRounds} runs)`);
+  console.log('');
+  console.log('| command | ms | over `node -e 0` ms |');
+  console.log('| --- | ---: | ---: |');
+  for (const [label] of startups) {
+    const value = median(times.get(label));
+    console.log(`| ${label} | ${value.toFixed(1)} | ${(value - bare).toFixed(1)} |`);
+  }
+}
+
+// Spawn to the MCP initialize answer, warm index, against the SDK's own minimal server.
+if (!args.includes('--no-mcp')) {
+  console.log('');
+  console.log(`### MCP: spawn to the initialize answer (median of ${rounds * 2} runs, warm index)`);
+  console.log('');
+  console.log('| skills | skillhost mcp ms | SDK minimal server ms | ratio |');
+  console.log('| ---: | ---: | ---: | ---: |');
+  const env = { SKILLHOST_HOME: home };
+  for (const size of [1, 10_000]) {
+    const tree = generateTree(cache, size, 'plain');
+    const argv = [bin, 'mcp', '--no-default-sources', '--skills', tree];
+    const floorArgv = [join(here, 'mcp.mjs'), '--floor-server'];
+    const ours = [];
+    const floor = [];
+    await initializeTime(argv, env); // writes the index
+    for (let round = 0; round < rounds * 2; round += 1) {
+      floor.push(await initializeTime(floorArgv, env));
+      ours.push(await initializeTime(argv, env));
+    }
+    console.log(
+      `| ${size.toLocaleString('en-US')} | ${median(ours).toFixed(1)} | ${median(floor).toFixed(1)} | ${ratio(median(ours), median(floor))} |`,
+    );
+  }
+}
+
+// catalog --budget against list at 100 skills, cold processes.
+{
+  const small = generateTree(cache, 100, 'plain');
+  const sources = ['--no-default-sources', '--skills', small, '--no-cache'];
+  const listArgs = [bin, 'list', ...sources];
+  const catalogArgs = [bin, 'catalog', '--budget', '8000', ...sources];
+  run(listArgs);
+  run(catalogArgs);
+  const times = { list: [], catalog: [] };
+  for (let round = 0; round < rounds * 2; round += 1) {
+    times.list.push(run(listArgs).seconds);
+    times.catalog.push(run(catalogArgs).seconds);
+  }
+  console.log('');
+  console.log(
+    `100 skills, cold: list ${ms(median(times.list))} ms, catalog --budget 8000 ${ms(median(times.catalog))} ms (${ratio(median(times.catalog), median(times.list))} of list)`,
+  );
+}
+
+// refresh() after one changed file, in process, at 10,000 skills (or the largest size below).
+{
+  const yaml = await import('yaml');
+  const { SkillRegistry } = await import('../dist/internal.js');
+  const { createNodeFileSystem, sha256 } = await import('../dist/node/index.js');
+  const size = Math.max(...sizes.filter((value) => value <= 10_000), 1);
+  const tree = generateTree(cache, size, 'plain');
+  const registry = SkillRegistry.open({
+    fs: createNodeFileSystem(),
+    hash: sha256,
+    yaml,
+    sources: [{ id: 'bench', kind: 'explicit', root: tree, trust: 'trusted', enabled: true }],
+    discovery: { maxDirectories: 1_000_000 },
+  });
+  const victim = registry.active()[Math.floor(size / 2)];
+  const original = readFileSync(victim.skillFile, 'utf8');
+  const refreshTimes = [];
+  try {
+    for (let round = 0; round < rounds * 3; round += 1) {
+      writeFileSync(
+        victim.skillFile,
+        original.replace('description: ', `description: Round ${round}. `),
+      );
+      const started = performance.now();
+      const changes = registry.refresh();
+      refreshTimes.push(performance.now() - started);
+      if (changes.changed.length !== 1)
+        throw new Error(`refresh saw ${changes.changed.length} changes`);
+    }
+  } finally {
+    writeFileSync(victim.skillFile, original);
+  }
+  console.log(
+    `${size.toLocaleString('en-US')} skills, in process: refresh() after one changed file ${median(refreshTimes).toFixed(1)} ms`,
+  );
+}
+console.log(
+  `load ${loadavg()
+    .map((value) => value.toFixed(2))
+    .join(' ')} at end`,
+);
+rmSync(scratch, { recursive: true, force: true });
