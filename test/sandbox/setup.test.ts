@@ -57,7 +57,10 @@ function project(files: Record<string, string>) {
   };
 }
 
-describe('skillhost setup for Python', () => {
+// Building a venv runs pip (seconds on a quiet machine, over half a minute on a loaded one).
+const PIP_TIMEOUT = 120_000;
+
+describe('skillhost setup for Python', { timeout: PIP_TIMEOUT }, () => {
   const files = {
     'scripts/requirements.txt': '# the tables package\ntabletoolz==1.0.0\n',
     'scripts/summary.py': [
@@ -248,7 +251,7 @@ describe('skillhost setup for Python', () => {
   });
 });
 
-describe('the library', () => {
+describe('the library', { timeout: PIP_TIMEOUT }, () => {
   it("plans and builds a skill's environment; a model's run_skill_script call then uses it", async () => {
     const wheels = makeWheel(tempDir('skillhost-wheels-'), 'tabletoolz', 'through the tool');
     const environments = join(tempDir('skillhost-envs-'), 'envs');
@@ -286,7 +289,7 @@ describe('the library', () => {
   });
 });
 
-describe.runIf(isRoot)('skillhost setup as root', () => {
+describe.runIf(isRoot)('skillhost setup as root', { timeout: PIP_TIMEOUT }, () => {
   it('runs scripts as nobody when nobody can reach the environment, as root without capabilities when not', async () => {
     const wheels = makeWheel(tempDir('skillhost-wheels-'), 'tabletoolz', 'as root');
     const { folder, base } = project({
@@ -326,7 +329,7 @@ describe.runIf(isRoot)('skillhost setup as root', () => {
   });
 });
 
-describe('skillhost setup for Node', () => {
+describe('skillhost setup for Node', { timeout: PIP_TIMEOUT }, () => {
   it('installs a local tarball with npm, offline, without running its install scripts', async () => {
     const home = tempDir('skillhost-home-');
     const source = writeTree(tempDir('skillhost-package-'), {

@@ -193,6 +193,10 @@ export function codex(options: ModelClientOptions = {}): Pick<RunOptions, 'launc
               `env = ${toml(server.env)}`,
             ]
           : [`url = ${toml(server.url)}`]),
+        // The clients run under strace, which slows every process it follows (the server too)
+        // several times over on a loaded machine: Codex's default of 10 s to start a server
+        // is then too short, and it would answer without our tools.
+        'startup_timeout_sec = 60',
         ...(options.allow ?? []).flatMap((tool) => [
           '',
           `[mcp_servers.${SERVER_NAME}.tools.${tool}]`,
