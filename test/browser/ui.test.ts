@@ -158,6 +158,15 @@ describe('skillhost ui in Chromium', () => {
     const compactions = events.filter((event) => event.type === 'compaction');
     expect(compactions.length).toBeGreaterThan(0);
     expect(await page.locator('#context-chart g.compaction').count()).toBe(compactions.length);
+    // The chart's markers and the timeline's compaction rows carry the same labels, in order.
+    const labels = compactions.map((_, index) => `C${index + 1}`);
+    expect(
+      await page.locator('#context-chart g.compaction text').evaluateAll((texts) =>
+        texts.map((text) => text.textContent),
+      ),
+    ).toEqual(labels);
+    const rows = await page.locator('#timeline tr.compaction td:nth-child(2)').allInnerTexts();
+    expect(rows).toEqual(labels.map((label) => `compaction ${label}`));
     // How full the context was before and after each compaction.
     const table = await visible(page, '#compactions');
     const first = compactions[0] as { preTokens: number; postTokens: number };
@@ -258,6 +267,10 @@ describe('skillhost ui in Chromium', () => {
     });
     await page.getByText('after 2 steps').waitFor({ timeout: 20_000 });
     expect(await page.locator('#context-chart circle.point').count()).toBe(2);
+    // A run's end is not the session's: a resumed run (or a chat's next turn) shows as it comes.
+    line({ type: 'resume', time: '2026-01-01T00:01:00Z', provider: 'anthropic', model: 'm' });
+    step(3);
+    await page.locator('#context-chart circle.point').nth(2).waitFor({ timeout: 20_000 });
     await page.screenshot({ path: join(artifacts, 'session-live.png') });
   });
 });

@@ -265,4 +265,56 @@ describe('skillhost ui: the server', () => {
     expect(taken.code).toBe(1);
     expect(taken.stderr).toContain(`error UI_PORT_UNAVAILABLE: Cannot listen on 127.0.0.1:${port}`);
   });
+
+  it('--open hands the tokenized address to the opener; a failing opener is only a warning', async () => {
+    const stopSoon = (listener: () => void) => {
+      queueMicrotask(listener);
+      return () => {};
+    };
+    const opened: string[] = [];
+    const run = await runCli(['ui', '--no-default-sources', '--open'], {
+      interrupt: stopSoon,
+      openUrl: (url) => {
+        opened.push(url);
+      },
+    });
+    expect(run.code).toBe(0);
+    const printed = /open (http:\/\/127\.0\.0\.1:\d+\/\?token=[0-9a-f]{64})\n/.exec(
+      run.stdout,
+    )?.[1];
+    expect(printed).toBeDefined();
+    expect(opened).toEqual([printed]);
+    expect(run.stderr).toBe('');
+    // Without --open, nothing is opened.
+    opened.length = 0;
+    expect(
+      (
+        await runCli(['ui', '--no-default-sources'], {
+          interrupt: stopSoon,
+          openUrl: (url) => void opened.push(url),
+        })
+      ).code,
+    ).toBe(0);
+    expect(opened).toEqual([]);
+    for (const opener of [
+      () => Promise.reject(new Error('spawn xdg-open ENOENT')),
+      () => {
+        throw new Error('spawn xdg-open ENOENT');
+      },
+    ]) {
+      const failed = await runCli(['ui', '--no-default-sources', '--open'], {
+        interrupt: stopSoon,
+        openUrl: opener,
+      });
+      expect(failed.code).toBe(0);
+      expect(failed.stdout).toMatch(/^skillhost ui: open http:\/\/127\.0\.0\.1:/);
+      expect(failed.stderr).toBe(
+        'skillhost: warning: ui: could not open a browser (spawn xdg-open ENOENT); open the address above\n',
+      );
+    }
+    // A host with no opener says so, and serves all the same.
+    const none = await runCli(['ui', '--no-default-sources', '--open'], { interrupt: stopSoon });
+    expect(none.code).toBe(0);
+    expect(none.stderr).toContain('this host cannot open a browser');
+  });
 });

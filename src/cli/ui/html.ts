@@ -128,9 +128,10 @@ export function page(options: {
 }
 
 /**
- * The one script: follows the server-sent events of an open session and, on each change, loads
- * the page again and swaps its main part in (the new markup comes from the same server, escaped
- * as every page is).
+ * The one script: follows the server-sent events of a session and, on each change, loads the
+ * page again and swaps its main part in (the new markup comes from the same server, escaped as
+ * every page is). It keeps following after a run's end: a chat's next turn and a resumed run
+ * write to the same log, and the page shows them as they come.
  */
 export const LIVE_SCRIPT = `(() => {
   const url = document.body.dataset.live;
@@ -143,6 +144,5 @@ export const LIVE_SCRIPT = `(() => {
     const main = next.getElementById('main');
     if (main) document.getElementById('main').replaceChildren(...main.childNodes);
   });
-  source.addEventListener('end', () => source.close());
 })();
 `;

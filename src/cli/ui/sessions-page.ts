@@ -81,6 +81,7 @@ function row(
   decided: Map<string, Html>,
   results: Map<string, Event>,
   turn: () => Html,
+  compaction: () => string,
 ): Html | undefined {
   const when = html`<td>${text(event.time).slice(11, 19)}</td>`;
   switch (event.type) {
@@ -100,7 +101,7 @@ function row(
     case 'skill-state':
       return html`<tr class="skill-state">${when}<td>skill</td><td colspan="3"><strong>${text(event.skill)}</strong> <span class="tag ${text(event.state)}">${text(event.state)}</span> ${SKILL_REASONS[text(event.reason)] ?? text(event.reason)} <span class="dim">${count(number(event.tokens) ?? 0)} tokens, sha256 ${text(event.hash).slice(0, 12)}</span></td></tr>`;
     case 'compaction':
-      return html`<tr class="compaction">${when}<td><strong>compaction</strong></td><td colspan="3">${text(event.trigger)}: ${number(event.preTokens) === undefined ? '?' : count(number(event.preTokens) as number)} → ${number(event.postTokens) === undefined ? '?' : count(number(event.postTokens) as number)} tokens${number(event.pruned) === undefined ? '' : `, ${String(event.pruned)} tool outputs pruned`}${event.summarized === true ? ', summarised' : ''}${list(' kept', event.kept)}${list(' truncated', event.truncated)}${list(' demoted', event.demoted)}</td></tr>`;
+      return html`<tr class="compaction">${when}<td><strong>compaction ${compaction()}</strong></td><td colspan="3">${text(event.trigger)}: ${number(event.preTokens) === undefined ? '?' : count(number(event.preTokens) as number)} → ${number(event.postTokens) === undefined ? '?' : count(number(event.postTokens) as number)} tokens${number(event.pruned) === undefined ? '' : `, ${String(event.pruned)} tool outputs pruned`}${event.summarized === true ? ', summarised' : ''}${list(' kept', event.kept)}${list(' truncated', event.truncated)}${list(' demoted', event.demoted)}</td></tr>`;
     case 'retry':
     case 'model-switch':
     case 'warning':
@@ -187,8 +188,14 @@ export function sessionPage(context: UiContext, id: string): PageResult {
     turns += 1;
     return html`${turns}: ${short(words[turns - 1] ?? '', 200)}`;
   };
+  // Numbered as the chart's markers are (C1, C2, …: the compaction events in order).
+  let compacted = 0;
+  const compaction = () => {
+    compacted += 1;
+    return `C${compacted}`;
+  };
   const rows = events
-    .map((event) => row(event, decided, results, turn))
+    .map((event) => row(event, decided, results, turn, compaction))
     .filter((item) => item !== undefined);
   const chart = chartData(events);
   const compactions = events.filter((event) => event.type === 'compaction');
