@@ -161,9 +161,9 @@ describe('skillhost ui in Chromium', () => {
     // The chart's markers and the timeline's compaction rows carry the same labels, in order.
     const labels = compactions.map((_, index) => `C${index + 1}`);
     expect(
-      await page.locator('#context-chart g.compaction text').evaluateAll((texts) =>
-        texts.map((text) => text.textContent),
-      ),
+      await page
+        .locator('#context-chart g.compaction text')
+        .evaluateAll((texts) => texts.map((text) => text.textContent)),
     ).toEqual(labels);
     const rows = await page.locator('#timeline tr.compaction td:nth-child(2)').allInnerTexts();
     expect(rows).toEqual(labels.map((label) => `compaction ${label}`));
@@ -190,6 +190,39 @@ describe('skillhost ui in Chromium', () => {
     expect(timeline).toMatch(/rm -rf figures-report.*\sdeny\s.*The host denies 'Bash\(rm:\*\)'/);
     expect(timeline).toMatch(/request 1\b/);
     expect(timeline).toMatch(/in \d+, out \d+, cache read \d+, cache write \d+/);
+  });
+
+  it("a tool call's decision links to its audit record, and the record back to the call", async () => {
+    const page = await open(`/sessions/${session}`);
+    // The call --deny refused: the 7th of the script, so the model's id toolu_7.
+    const index = SESSION_CALLS.findIndex(
+      (call) => (call.input as { command?: string }).command === 'rm -rf figures-report',
+    );
+    const id = `toolu_${index + 1}`;
+    const row = page.locator(`#timeline tr[id="call-${id}"]`);
+    expect(await row.innerText()).toContain('rm -rf figures-report');
+    const records = row.locator('.decision-records a');
+    expect(await records.count()).toBeGreaterThan(0);
+    const decision = records.first();
+    expect(await decision.innerText()).toMatch(/^permission-decide #\d+$/);
+    await decision.click();
+    await page.waitForURL(/\/audit\?/);
+    const anchor = decodeURIComponent(new URL(page.url()).hash.slice(1));
+    const record = page.locator(`#records tr[id="${anchor}"]`);
+    expect(await record.innerText()).toMatch(/permission-decide[\s\S]*deny/);
+    await record.locator('a.tool-call-link').click();
+    await page.waitForURL(/\/sessions\//);
+    expect(new URL(page.url()).hash).toBe(`#call-${id}`);
+    // Every call that was decided on has its records; the calls are those of the script.
+    const linked = await page
+      .locator('#timeline tr.tool-call')
+      .evaluateAll((rows) =>
+        rows
+          .filter((item) => item.querySelector('.decision-records a') !== null)
+          .map((item) => item.id),
+      );
+    expect(linked.length).toBeGreaterThan(1);
+    for (const item of linked) expect(item).toMatch(/^call-toolu_\d+$/);
   });
 
   it('Audit: the records of the session in order, and the chain verified', async () => {

@@ -4,6 +4,7 @@ import {
   type SessionState,
   sessionStore,
 } from '../commands/session-log.js';
+import { callAnchor, decisionsByCall, readAuditTrail, recordAnchor } from './audit-page.js';
 import { type ChartCompaction, type ChartPoint, contextChart } from './chart.js';
 import type { UiContext } from './context.js';
 import { count, type Html, html, link, page } from './html.js';
@@ -82,6 +83,7 @@ function row(
   results: Map<string, Event>,
   turn: () => Html,
   compaction: () => string,
+  audited: (callId: string) => Html,
 ): Html | undefined {
   const when = html`<td>${text(event.time).slice(11, 19)}</td>`;
   switch (event.type) {
@@ -96,7 +98,7 @@ function row(
     case 'tool-call': {
       const id = text(event.id);
       const result = results.get(id);
-      return html`<tr class="tool-call">${when}<td>tool call</td><td><code>${text(event.name)}</code> <span class="dim">${short(JSON.stringify(event.input ?? null))}</span></td><td>${decided.get(id) ?? html`<span class="tag ask">pending</span>`}</td><td>${result === undefined ? '' : html`${result.isError === true ? html`<span class="bad">error${result.code === null ? '' : ` ${text(result.code)}`}</span>` : html`<span class="ok">ok</span>`} ${count(number(result.bytes) ?? 0)} bytes`}</td></tr>`;
+      return html`<tr class="tool-call" id="${callAnchor(id)}">${when}<td>tool call</td><td><code>${text(event.name)}</code> <span class="dim">${short(JSON.stringify(event.input ?? null))}</span></td><td>${decided.get(id) ?? html`<span class="tag ask">pending</span>`}${audited(id)}</td><td>${result === undefined ? '' : html`${result.isError === true ? html`<span class="bad">error${result.code === null ? '' : ` ${text(result.code)}`}</span>` : html`<span class="ok">ok</span>`} ${count(number(result.bytes) ?? 0)} bytes`}</td></tr>`;
     }
     case 'skill-state':
       return html`<tr class="skill-state">${when}<td>skill</td><td colspan="3"><strong>${text(event.skill)}</strong> <span class="tag ${text(event.state)}">${text(event.state)}</span> ${SKILL_REASONS[text(event.reason)] ?? text(event.reason)} <span class="dim">${count(number(event.tokens) ?? 0)} tokens, sha256 ${text(event.hash).slice(0, 12)}</span></td></tr>`;
@@ -194,8 +196,16 @@ export function sessionPage(context: UiContext, id: string): PageResult {
     compacted += 1;
     return `C${compacted}`;
   };
+  // The audit trail's decisions on each call (their records name the call's id), linked.
+  const byCall = decisionsByCall(readAuditTrail(context).records, state.id);
+  const audited = (callId: string): Html => {
+    const records = byCall.get(callId) ?? [];
+    return records.length === 0
+      ? html``
+      : html` <span class="dim decision-records">(audit ${records.map((record, index) => html`${index === 0 ? '' : ', '}<a href="${`${link(context.token, '/audit', { session: state.id })}#${recordAnchor(record)}`}">${record.event} #${record.seq}</a>`)})</span>`;
+  };
   const rows = events
-    .map((event) => row(event, decided, results, turn, compaction))
+    .map((event) => row(event, decided, results, turn, compaction, audited))
     .filter((item) => item !== undefined);
   const chart = chartData(events);
   const compactions = events.filter((event) => event.type === 'compaction');
