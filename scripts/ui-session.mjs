@@ -80,8 +80,12 @@ function scriptedTurns() {
   };
 }
 
-/** Runs the session into `home`; resolves with its id. */
-export async function runUiSession(home) {
+/**
+ * Runs the session into `home`; resolves with its id. `project` is a folder with the example
+ * `skills/` and `agents/` (default: the repository's examples/); the run starts in it when given.
+ */
+export async function runUiSession(home, options = {}) {
+  const project = options.project ?? examples;
   mkdirSync(home, { recursive: true });
   const scripted = await startScriptedModel(scriptedTurns());
   try {
@@ -98,11 +102,11 @@ export async function runUiSession(home) {
       'run',
       '--no-default-sources',
       '--skills',
-      join(examples, 'skills'),
+      join(project, 'skills'),
       '--agents',
-      join(examples, 'agents'),
+      join(project, 'agents'),
       '--workspace',
-      join(examples, 'skills'),
+      join(project, 'skills'),
       '--provider',
       'anthropic',
       '--yes',
@@ -117,7 +121,11 @@ export async function runUiSession(home) {
       'Review the example skills folder: which files are largest, and what would you check first?',
     ];
     const { code, stdout, stderr } = await new Promise((resolve) => {
-      const child = spawn(process.execPath, args, { env, stdio: ['ignore', 'pipe', 'pipe'] });
+      const child = spawn(process.execPath, args, {
+        env,
+        ...(options.project === undefined ? {} : { cwd: options.project }),
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
       let out = '';
       let err = '';
       child.stdout.on('data', (chunk) => (out += chunk));

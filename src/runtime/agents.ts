@@ -3,7 +3,7 @@ import { type ModelPlan, resolveModelPlan } from '../agents/models.js';
 import { type AgentPromptTokens, checkAgentBudget, joinSystemPrompt } from '../agents/prompt.js';
 import type { SkillFileSystem } from '../deps.js';
 import type { Diagnostic } from '../diagnostics.js';
-import { type CatalogFormat, renderCatalog } from '../disclosure/catalog.js';
+import { type CatalogFormat, type CatalogResult, renderCatalog } from '../disclosure/catalog.js';
 import type { TokenCounter } from '../disclosure/tokens.js';
 import { SkillhostError } from '../errors.js';
 import { estimateTokens } from '../format/body.js';
@@ -59,6 +59,11 @@ export interface LoadedAgent extends AgentDefinition {
   readonly catalog: string;
   /** Names in the catalog. */
   readonly catalogSkills: readonly string[];
+  /**
+   * The catalog as it was rendered: its format, tokens, and per skill what it shows and why
+   * (`catalog --explain`'s data). An agent's catalog has no budget: every skill is in full.
+   */
+  readonly catalogResult: CatalogResult;
   readonly tokens: AgentPromptTokens;
   readonly exactTokens: boolean;
   readonly contextBudget: number | undefined;
@@ -345,6 +350,7 @@ export function loadAgent(
     systemPrompt,
     catalog: catalog.text,
     catalogSkills: progressive.map((entry) => entry.name),
+    catalogResult: catalog,
     tokens,
     exactTokens: options.countTokens !== undefined,
     contextBudget: manifest.contextBudget,

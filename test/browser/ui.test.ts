@@ -24,11 +24,16 @@ let context: BrowserContext;
 let alerts: string[];
 
 /** The log lines of the session, parsed. */
-function sessionEvents(id: string): Array<Record<string, unknown>> {
+function sessionRecords(id: string): Array<Record<string, unknown>> {
   return readFileSync(join(home, '.skillhost', 'sessions', `${id}.jsonl`), 'utf8')
     .trim()
     .split('\n')
-    .map((line) => JSON.parse(line) as Record<string, unknown>)
+    .map((line) => JSON.parse(line) as Record<string, unknown>);
+}
+
+/** The events of the session's log. */
+function sessionEvents(id: string): Array<Record<string, unknown>> {
+  return sessionRecords(id)
     .filter((record) => record.type === 'event')
     .map((record) => record.event as Record<string, unknown>);
 }
@@ -176,9 +181,23 @@ describe('skillhost ui in Chromium', () => {
     const offered = await visible(page, '#offered');
     expect(offered).toMatch(/in the system prompt\s+code-analysis/);
     const catalog = /in its catalog\s+([^\n]*)/.exec(offered)?.[1] ?? '';
-    for (const name of ['csv-summary', 'figures-report', 'release-notes', 'evil'])
+    for (const name of ['csv-summary', 'figures-report', 'release-notes'])
       expect(catalog).toContain(name);
     expect(catalog).not.toContain('code-analysis');
+    // As the session saw it, from its log: not the skill added since (evil, of this ui's sources).
+    expect(catalog).not.toContain('evil');
+    const recorded = sessionRecords(session).filter((record) => record.type === 'catalog');
+    expect(recorded).toHaveLength(1);
+    const shown = recorded[0] as { hash: string; skills: Array<{ name: string; level: string }> };
+    expect(await visible(page, '#catalog-recorded')).toContain('As recorded');
+    expect(
+      await page
+        .locator('#session-catalog-1 tbody tr')
+        .evaluateAll((rows) =>
+          rows.map((row) => [row.children[1]?.textContent, row.getAttribute('data-level')]),
+        ),
+    ).toEqual(shown.skills.map((skill) => [skill.name, skill.level]));
+    expect(await page.locator(`[title="${shown.hash}"]`).count()).toBe(1);
     expect(offered).toMatch(/activated\s+csv-summary \(request 2\)/);
     const timeline = await visible(page, '#timeline');
     // When each skill was activated, demoted and activated again.
@@ -292,6 +311,8 @@ describe('skillhost ui in Chromium', () => {
     step(1);
     const page = await open('/sessions/live-session');
     expect(await page.locator('#context-chart circle.point').count()).toBe(1);
+    // A log without the catalog's record (as older ones are) says so, and still shows the rest.
+    expect(await visible(page, '#catalog-not-recorded')).toContain('Not recorded');
     step(2);
     await page.locator('#context-chart circle.point').nth(1).waitFor({ timeout: 20_000 });
     line({

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { chmodSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -104,6 +105,33 @@ describe('skillhost agent run', () => {
     ]);
     for (const text of [run.stdout, run.stderr, again.stdout, again.stderr, everything(home)])
       expect(text).not.toContain(KEY);
+    // Each run recorded the catalog its model was shown: the system prompt's, hash and all.
+    const records = readFileSync(join(home, '.skillhost', 'sessions', `${id}.jsonl`), 'utf8')
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as Record<string, unknown>);
+    expect(
+      records
+        .map((record) => record.type)
+        .filter((type) => type !== 'event' && type !== 'message' && type !== 'ledger'),
+    ).toEqual(['session', 'catalog', 'skills', 'resume', 'catalog', 'skills']);
+    const catalogText = /<available_skills>[\s\S]*<\/available_skills>/.exec(system)?.[0] ?? '';
+    const hash = createHash('sha256').update(catalogText).digest('hex');
+    for (const record of records.filter((item) => item.type === 'catalog'))
+      expect(record).toMatchObject({
+        format: 'xml',
+        budget: null,
+        hash,
+        preloaded: ['code-analysis'],
+        skills: ['csv-summary', 'figures-report', 'release-notes'].map((name, index) => ({
+          name,
+          trusted: true,
+          level: 'full',
+          rank: index + 1,
+          tokens: expect.any(Number),
+          reason: expect.any(String),
+        })),
+      });
     const audit = await runCli(['audit', 'verify'], { home, env });
     expect(audit.code).toBe(0);
     expect(readFileSync(join(home, '.skillhost', 'audit.jsonl'), 'utf8')).toContain(

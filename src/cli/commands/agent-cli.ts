@@ -29,7 +29,7 @@ import { openRuntime, policyConfig } from '../runtime-options.js';
 import { VERSION } from '../version.js';
 import type { AgentSession, SessionModel, SessionTurnEnd } from './agent-session.js';
 import type { SessionBasics } from './session-basics.js';
-import type { SessionState } from './session-log.js';
+import { catalogRecord, type SessionState } from './session-log.js';
 
 /**
  * An agent session run by a command-line agent (Claude Code, Cursor, Gemini CLI, any ACP agent):
@@ -210,6 +210,7 @@ export async function openCliAgentSession(
         provider: plan.provider,
         model: chosenModel ?? '',
       });
+    log(catalogRecord(agent, deps.hash, deps.now().toISOString()));
 
     /** Set when the turn was stopped by skillhost rather than by the agent or the user. */
     let stoppedFor: 'wall-time' | 'no-terminal' | undefined;

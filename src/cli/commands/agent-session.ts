@@ -30,7 +30,7 @@ import { AGENT_OPTIONS, agentBases } from './agent.js';
 import { redactor, type TerminalView } from './agent-view.js';
 import { sessionBasics } from './session-basics.js';
 import { CONTEXT_OPTIONS, sessionContext } from './session-context.js';
-import { readSession, type SessionState, sessionStore } from './session-log.js';
+import { catalogRecord, readSession, type SessionState, sessionStore } from './session-log.js';
 
 /**
  * What `agent run` and `chat` share: the session (log, resume, grants), the runtime with the
@@ -304,6 +304,8 @@ export async function openAgentSession(
       });
       restored = await restoreSkills(runtime, resumed.activeSkills);
     }
+    // What this run's model is shown of the skills, kept for `skillhost ui` (the skills change).
+    log(catalogRecord(agent, deps.hash, deps.now().toISOString()));
     // Built once for the session: byte for byte the same at every step and every turn.
     const system = agentSystemPrompt({
       instructions: agent.instructions,

@@ -110,6 +110,12 @@ ${
 }`;
   return {
     status: 200,
-    html: page({ title: 'Audit', section: 'audit', token: context.token, body }),
+    html: page({
+      title: 'Audit',
+      section: 'audit',
+      token: context.token,
+      home: context.deps.homeDir,
+      body,
+    }),
   };
 }

@@ -101,6 +101,21 @@ form{margin:8px 0}form label{margin-right:12px}.timeline td:first-child{white-sp
 svg text{font:11px system-ui,sans-serif;fill:var(--dim)}#skills td:first-child,#catalog td:nth-child(2),#catalog td:nth-child(3){white-space:nowrap}
 `;
 
+/**
+ * `text` with the home folder written `~` wherever a path starts with it (`/home/me/project` →
+ * `~/project`), as a shell would: the pages say where things are without naming the machine's
+ * folders. `/home/me2` is not under `/home/me`; a home of `/` or none leaves the text as it is.
+ */
+export function homeRelative(text: string, home: string | undefined): string {
+  const base = home?.replace(/\/+$/, '') ?? '';
+  if (base === '') return text;
+  const pattern = new RegExp(
+    `(^|[^A-Za-z0-9._~/-])${base.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?=/|$|[^A-Za-z0-9._~-])`,
+    'g',
+  );
+  return text.replace(pattern, '$1~');
+}
+
 /** Where to put the one script the pages use (live updates of an open session). */
 export const SCRIPT_PATH = '/ui.js';
 
@@ -116,13 +131,15 @@ export function page(options: {
   readonly body: Html;
   /** The server-sent events URL this page follows, when it shows something still running. */
   readonly live?: string;
+  /** The user's home folder: paths under it are shown as `~/…` (see `homeRelative`). */
+  readonly home?: string;
 }): string {
   const nav = (['skills', 'catalog', 'sessions', 'audit'] as const).map(
     (section) =>
       html`<a href="${link(options.token, `/${section}`)}" class="${section === options.section ? 'here' : ''}">${section[0]?.toUpperCase()}${section.slice(1)}</a>`,
   );
   return `<!doctype html>${
-    html`<html lang="en"><head><meta charset="utf-8"><meta name="referrer" content="no-referrer"><title>${options.title} · skillhost ui</title><style>${trusted(STYLE)}</style></head><body${options.live === undefined ? '' : trusted(` data-live="${escapeHtml(options.live)}"`)}><header><strong>skillhost ui</strong><nav>${nav}</nav><span class="dim">read-only</span></header><main id="main">${options.body}</main>${options.live === undefined ? '' : html`<script src="${link(options.token, SCRIPT_PATH)}"></script>`}</body></html>`
+    html`<html lang="en"><head><meta charset="utf-8"><meta name="referrer" content="no-referrer"><title>${options.title} · skillhost ui</title><style>${trusted(STYLE)}</style></head><body${options.live === undefined ? '' : trusted(` data-live="${escapeHtml(options.live)}"`)}><header><strong>skillhost ui</strong><nav>${nav}</nav><span class="dim">read-only</span></header><main id="main">${trusted(homeRelative(options.body.markup, options.home === undefined ? undefined : escapeHtml(options.home)))}</main>${options.live === undefined ? '' : html`<script src="${link(options.token, SCRIPT_PATH)}"></script>`}</body></html>`
       .markup
   }`;
 }

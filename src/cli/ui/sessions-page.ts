@@ -41,7 +41,13 @@ ${store === undefined ? html`<p>Sessions are not kept here.</p>` : html`<p class
 ${rows.length === 0 ? html`<p>No sessions yet: <code>skillhost agent run</code> and <code>skillhost chat</code> keep theirs here.</p>` : ''}`;
   return {
     status: 200,
-    html: page({ title: 'Sessions', section: 'sessions', token: context.token, body }),
+    html: page({
+      title: 'Sessions',
+      section: 'sessions',
+      token: context.token,
+      home: context.deps.homeDir,
+      body,
+    }),
   };
 }
 
@@ -213,7 +219,7 @@ export function sessionPage(context: UiContext, id: string): PageResult {
   const end = [...events].reverse().find((event) => event.type === 'end');
   const body = html`<h1>Session ${state.id}</h1>
 <div class="summary"><div>agent ${state.agent}</div><div>${state.provider} ${state.model}</div><div>created ${state.created}</div><div>${state.runs} run${state.runs === 1 ? '' : 's'}</div><div>${chart.points.length} requests</div><div>${calls} tool calls</div><div>${compactions.length} compactions</div><div>${end === undefined ? html`<span class="tag ask">running</span>` : html`<span class="tag ${end.status === 'done' ? 'allow' : 'deny'}">${text(end.status)}</span>`}</div><div><a href="${link(context.token, '/audit', { session: state.id })}">audit trail</a></div></div>
-${offeredSkills(context, state.agent, events)}
+${offeredSkills(context, state)}
 <h2>Context per request</h2>
 ${contextChart(chart)}
 ${
@@ -232,6 +238,7 @@ ${
       title: `Session ${state.id}`,
       section: 'sessions',
       token: context.token,
+      home: context.deps.homeDir,
       body,
       live: link(context.token, `/sessions/${state.id}/events`),
     }),
