@@ -1,7 +1,7 @@
 // A session of the example code-analyst agent for `skillhost ui` to show: `skillhost agent run`
 // against the scripted local model (examples/scripted-model.mjs, on 127.0.0.1), with a small
-// context window so that the conversation is compacted once, a call the user approves (--yes)
-// and one a --deny rule refuses. Used by `npm run ui:screenshots` and the browser tests.
+// context window so that the conversation is compacted, a catalog under a budget, a call the user
+// approves (--yes) and one a --deny rule refuses. Used by `npm run ui:screenshots` and the browser tests.
 //   node scripts/ui-session.mjs HOME   → writes HOME/.skillhost (sessions, audit log); prints the session id
 
 import { spawn } from 'node:child_process';
@@ -116,6 +116,9 @@ export async function runUiSession(home, options = {}) {
       '20',
       '--context-window',
       '12000',
+      // A catalog under a budget: the session page shows what the model was shown and what was cut.
+      '--catalog-budget',
+      '150',
       '--json',
       'code-analyst',
       'Review the example skills folder: which files are largest, and what would you check first?',

@@ -61,9 +61,11 @@ export interface LoadedAgent extends AgentDefinition {
   readonly catalogSkills: readonly string[];
   /**
    * The catalog as it was rendered: its format, tokens, and per skill what it shows and why
-   * (`catalog --explain`'s data). An agent's catalog has no budget: every skill is in full.
+   * (`catalog --explain`'s data), under `catalogBudget` when one was given.
    */
   readonly catalogResult: CatalogResult;
+  /** The catalog's budget (`LoadAgentOptions.catalogBudget`), or undefined: every skill in full. */
+  readonly catalogBudget: number | undefined;
   readonly tokens: AgentPromptTokens;
   readonly exactTokens: boolean;
   readonly contextBudget: number | undefined;
@@ -249,6 +251,11 @@ export interface LoadAgentOptions extends ReadAgentOptions {
   /** An exact counter (`loadTokenCounter()`); without it, estimates. */
   readonly countTokens?: TokenCounter;
   readonly catalogFormat?: CatalogFormat;
+  /**
+   * Most tokens the catalog of the agent's progressive skills may take; without it, every skill
+   * is in full. Skills cut are still found by the search tool.
+   */
+  readonly catalogBudget?: number;
 }
 
 /**
@@ -334,7 +341,11 @@ export function loadAgent(
       description: entry.metadata?.description ?? '',
       trusted: entry.source.trust === 'trusted',
     })),
-    { format: options.catalogFormat ?? 'xml', countTokens: count },
+    {
+      format: options.catalogFormat ?? 'xml',
+      countTokens: count,
+      ...(options.catalogBudget === undefined ? {} : { budget: options.catalogBudget }),
+    },
   );
   const tokens: AgentPromptTokens = {
     instructions: count(definition.instructions),
@@ -351,6 +362,7 @@ export function loadAgent(
     catalog: catalog.text,
     catalogSkills: progressive.map((entry) => entry.name),
     catalogResult: catalog,
+    catalogBudget: options.catalogBudget,
     tokens,
     exactTokens: options.countTokens !== undefined,
     contextBudget: manifest.contextBudget,

@@ -198,6 +198,11 @@ describe('skillhost ui in Chromium', () => {
         ),
     ).toEqual(shown.skills.map((skill) => [skill.name, skill.level]));
     expect(await page.locator(`[title="${shown.hash}"]`).count()).toBe(1);
+    // The run's --catalog-budget cut some: which, and why, as the model was shown them.
+    expect(shown.skills.some((skill) => skill.level !== 'full')).toBe(true);
+    const recordedText = await visible(page, '#session-catalog-1');
+    expect(recordedText).toContain('the budget held the skills ranked above it');
+    expect(await visible(page, 'main')).toContain('budget 150 tokens');
     expect(offered).toMatch(/activated\s+csv-summary \(request 2\)/);
     const timeline = await visible(page, '#timeline');
     // When each skill was activated, demoted and activated again.

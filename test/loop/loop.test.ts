@@ -175,7 +175,10 @@ describe('the agent loop over the Anthropic Messages API', () => {
       expect(JSON.stringify(record)).not.toContain('tool_call_id');
     // A call made without an id (an adapter, a test) records its decisions without one.
     await w.runtime.callTool('skillhost_run', { name: 'tool', script: 'scripts/run.sh' });
-    const last = w.records().filter((record) => record.event === 'permission-decide').at(-1);
+    const last = w
+      .records()
+      .filter((record) => record.event === 'permission-decide')
+      .at(-1);
     expect(last).toBeDefined();
     expect(JSON.stringify(last)).not.toContain('tool_call_id');
     expect(w.intact()).toBe(true);

@@ -1,4 +1,5 @@
 import { type LoadedAgent, SkillhostError } from '../../node/index.js';
+import { type ParsedArgs, UsageError } from '../args.js';
 import type { CliDeps, SessionFiles } from '../io.js';
 import { skillhostHome } from '../registry-options.js';
 
@@ -30,7 +31,7 @@ export interface SessionCatalog {
   readonly run: number;
   readonly time: string;
   readonly format: string;
-  /** The catalog's token budget; null when it had none (an agent's catalog has none). */
+  /** The catalog's token budget (`--catalog-budget`); null when it had none. */
   readonly budget: number | null;
   /** SHA-256 of the catalog's text, as the system prompt held it. */
   readonly hash: string;
@@ -41,6 +42,16 @@ export interface SessionCatalog {
   readonly skills: readonly SessionCatalogSkill[];
   /** The lines saying what was cut and why. */
   readonly explain: readonly string[];
+}
+
+/** `--catalog-budget N` (agent run, chat): the most tokens the agent's catalog may take. */
+export function catalogBudget(args: ParsedArgs): { readonly catalogBudget?: number } {
+  const value = args.options['catalog-budget'];
+  if (value === undefined) return {};
+  const text = String(value);
+  if (!/^[1-9]\d{0,8}$/.test(text))
+    throw new UsageError(`option '--catalog-budget' needs a positive whole number, got '${text}'`);
+  return { catalogBudget: Number(text) };
 }
 
 /** The `catalog` line of a run: the agent's catalog as it was rendered for its system prompt. */
@@ -54,7 +65,7 @@ export function catalogRecord(
     type: 'catalog',
     time,
     format: catalog.format,
-    budget: null,
+    budget: agent.catalogBudget ?? null,
     hash: hash(new TextEncoder().encode(catalog.text)),
     tokens: catalog.tokens,
     exact: catalog.exact,

@@ -34,7 +34,7 @@ export function decisionTable(
   scale: number,
   share: string,
 ): Html {
-  return html`<table id="${id}"><thead><tr><th>#</th><th>skill</th><th>shown</th><th class="num">tokens</th><th>share of the ${share}</th><th>why</th></tr></thead><tbody>
+  return html`<table id="${id}" class="decisions"><thead><tr><th>#</th><th>skill</th><th>shown</th><th class="num">tokens</th><th>share of the ${share}</th><th>why</th></tr></thead><tbody>
 ${decisions.map(
   (decision) =>
     html`<tr data-level="${decision.level}"><td class="num">${decision.rank}</td><td>${decision.name}${decision.trusted ? '' : html` <span class="tag untrusted">untrusted</span>`}</td><td><span class="tag ${decision.level}">${LEVELS[decision.level as CatalogLevel] ?? decision.level}</span></td><td class="num">${count(decision.tokens)}</td><td><svg class="bar" width="260" height="12" role="img" aria-label="${`${count(decision.tokens)} tokens`}"><rect width="260" height="12" fill="#eef1f5"></rect><rect width="${Math.min(260, (decision.tokens / Math.max(scale, 1)) * 260).toFixed(1)}" height="12" fill="#0b5cad"></rect></svg></td><td>${decision.reason}</td></tr>`,

@@ -98,7 +98,7 @@ code,pre{font:12px/1.4 ui-monospace,SFMono-Regular,Menlo,monospace}pre{backgroun
 .bar{background:#eef1f5;height:12px;width:260px;border-radius:3px;overflow:hidden}.bar span{display:block;height:100%;background:var(--accent)}
 .summary{display:flex;gap:16px;flex-wrap:wrap;margin:8px 0}.summary div{background:#fff;border:1px solid var(--line);padding:6px 10px;border-radius:4px}
 form{margin:8px 0}form label{margin-right:12px}.timeline td:first-child{white-space:nowrap;color:var(--dim)}
-svg text{font:11px system-ui,sans-serif;fill:var(--dim)}#skills td:first-child,#catalog td:nth-child(2),#catalog td:nth-child(3){white-space:nowrap}
+svg text{font:11px system-ui,sans-serif;fill:var(--dim)}#skills td:first-child,.decisions td:nth-child(2),.decisions td:nth-child(3){white-space:nowrap}
 `;
 
 /**
