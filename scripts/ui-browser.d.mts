@@ -6,4 +6,5 @@ export function launchChromium(): Promise<{ context: BrowserContext; close(): Pr
 export function startUiProcess(
   home: string,
   extra?: readonly string[],
+  options?: { project?: string },
 ): Promise<{ url: string; output(): string; stop(): Promise<number | null> }>;

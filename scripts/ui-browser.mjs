@@ -48,8 +48,11 @@ export async function launchChromium() {
 /**
  * Starts `skillhost ui` over the example skills with the sessions and audit log of `home`;
  * resolves with the address it printed (token included) and a stop function (Ctrl-C).
+ * `project` is a folder with the example `skills/` and `agents/` (default: examples/); the ui
+ * starts in it when given.
  */
-export async function startUiProcess(home, extra = []) {
+export async function startUiProcess(home, extra = [], options = {}) {
+  const project = options.project ?? join(root, 'examples');
   const child = spawn(
     process.execPath,
     [
@@ -57,13 +60,14 @@ export async function startUiProcess(home, extra = []) {
       'ui',
       '--no-default-sources',
       '--skills',
-      join(root, 'examples', 'skills'),
+      join(project, 'skills'),
       '--agents',
-      join(root, 'examples', 'agents'),
+      join(project, 'agents'),
       ...extra,
     ],
     {
       env: { ...process.env, HOME: home, SKILLHOST_HOME: join(home, '.skillhost') },
+      ...(options.project === undefined ? {} : { cwd: options.project }),
       stdio: ['ignore', 'pipe', 'pipe'],
     },
   );

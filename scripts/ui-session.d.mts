@@ -1,2 +1,2 @@
 export const SESSION_CALLS: ReadonlyArray<{ readonly name: string; readonly input: unknown }>;
-export function runUiSession(home: string): Promise<string>;
+export function runUiSession(home: string, options?: { project?: string }): Promise<string>;

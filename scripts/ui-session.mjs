@@ -1,7 +1,7 @@
 // A session of the example code-analyst agent for `skillhost ui` to show: `skillhost agent run`
 // against the scripted local model (examples/scripted-model.mjs, on 127.0.0.1), with a small
-// context window so that the conversation is compacted once, a call the user approves (--yes)
-// and one a --deny rule refuses. Used by `npm run ui:screenshots` and the browser tests.
+// context window so that the conversation is compacted, a catalog under a budget, a call the user
+// approves (--yes) and one a --deny rule refuses. Used by `npm run ui:screenshots` and the browser tests.
 //   node scripts/ui-session.mjs HOME   → writes HOME/.skillhost (sessions, audit log); prints the session id
 
 import { spawn } from 'node:child_process';
@@ -80,8 +80,12 @@ function scriptedTurns() {
   };
 }
 
-/** Runs the session into `home`; resolves with its id. */
-export async function runUiSession(home) {
+/**
+ * Runs the session into `home`; resolves with its id. `project` is a folder with the example
+ * `skills/` and `agents/` (default: the repository's examples/); the run starts in it when given.
+ */
+export async function runUiSession(home, options = {}) {
+  const project = options.project ?? examples;
   mkdirSync(home, { recursive: true });
   const scripted = await startScriptedModel(scriptedTurns());
   try {
@@ -98,11 +102,11 @@ export async function runUiSession(home) {
       'run',
       '--no-default-sources',
       '--skills',
-      join(examples, 'skills'),
+      join(project, 'skills'),
       '--agents',
-      join(examples, 'agents'),
+      join(project, 'agents'),
       '--workspace',
-      join(examples, 'skills'),
+      join(project, 'skills'),
       '--provider',
       'anthropic',
       '--yes',
@@ -112,12 +116,19 @@ export async function runUiSession(home) {
       '20',
       '--context-window',
       '12000',
+      // A catalog under a budget: the session page shows what the model was shown and what was cut.
+      '--catalog-budget',
+      '150',
       '--json',
       'code-analyst',
       'Review the example skills folder: which files are largest, and what would you check first?',
     ];
     const { code, stdout, stderr } = await new Promise((resolve) => {
-      const child = spawn(process.execPath, args, { env, stdio: ['ignore', 'pipe', 'pipe'] });
+      const child = spawn(process.execPath, args, {
+        env,
+        ...(options.project === undefined ? {} : { cwd: options.project }),
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
       let out = '';
       let err = '';
       child.stdout.on('data', (chunk) => (out += chunk));

@@ -272,6 +272,7 @@ export type {
   JsonSchemaObject,
   RuntimeToolName,
   ToolAnnotations,
+  ToolCallOptions,
   ToolCallResult,
   ToolDefinition,
 } from './runtime/tools.js';

@@ -37,6 +37,11 @@ export interface AuditCall {
   readonly signal?: string | null;
   readonly duration_ms?: number;
   readonly sandbox?: string;
+  /**
+   * In a permission record (`permission-decide`, `permission-approve`): the model's id of the
+   * tool call the decision was about, when the caller gave it (`callTool`'s `callId`).
+   */
+  readonly tool_call_id?: string;
   readonly [key: string]: unknown;
 }
 

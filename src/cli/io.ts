@@ -131,8 +131,11 @@ export interface CliDeps {
   readonly readTextFile?: (path: string) => string | undefined;
   /** Writes a text file atomically, through a link, keeping its mode (`mode` for a new one). */
   readonly writeTextFile?: (path: string, text: string, mode: number) => void;
-  /** Opens an address in the user's browser (`skillhost ui --open`). */
-  readonly openUrl?: (url: string) => void;
+  /**
+   * Opens an address in the user's browser (`skillhost ui --open`); rejects (or throws) when the
+   * system's opener could not be started.
+   */
+  readonly openUrl?: (url: string) => void | Promise<void>;
   /** How to start this installation's CLI: a command and the arguments before the CLI's own. */
   readonly selfCommand?: () => { readonly command: string; readonly args: readonly string[] };
 }

@@ -42,6 +42,9 @@ export const SESSION_OPTIONS_HELP = `  --base-url URL          The provider's se
                           its --max-turns)
   --max-output-tokens N   Most output tokens of a turn, all requests together
   --timeout SECONDS       Most wall time of a turn
+  --catalog-budget N      Most tokens the catalog of the agent's skills may take:
+                          the least used are shortened or hidden (still found by
+                          search); the session log records what was shown
   --context-window N      The model's context window in tokens: the conversation
                           is compacted before a request would pass 80% of it
                           minus the output reserve (default: the model table;

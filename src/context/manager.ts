@@ -1,7 +1,7 @@
 import type { ModelMessage } from 'ai';
 import { DEFAULT_CONTEXT_WINDOW, DEFAULT_OUTPUT_TOKENS, modelLimits } from '../agents/models.js';
 import { estimateTokens } from '../format/tokens.js';
-import type { ToolCallResult } from '../runtime/tools.js';
+import type { ToolCallOptions, ToolCallResult } from '../runtime/tools.js';
 import { type CompactionBudgets, type CompactionOutcome, compactContext } from './compact.js';
 import type { ContextAuditEvent, ContextEvent } from './events.js';
 import {
@@ -235,10 +235,13 @@ export class ContextManager {
 
   /** Runs a tool call through the runtime and notes what it did to the skills. */
   async callTool(
-    runtime: { callTool(name: string, input: unknown): Promise<ToolCallResult> },
+    runtime: {
+      callTool(name: string, input: unknown, options?: ToolCallOptions): Promise<ToolCallResult>;
+    },
     name: string,
     input: unknown,
     emit?: (event: ContextEvent) => void,
+    options: ToolCallOptions = {},
   ): Promise<ToolCallResult> {
     const kind = skillToolKind(name);
     let sent = input;
@@ -253,7 +256,7 @@ export class ContextManager {
       if (entry !== undefined && entry.state !== 'full' && entry.hash !== '')
         sent = { ...input, hash: entry.hash };
     }
-    const result = await runtime.callTool(name, sent);
+    const result = await runtime.callTool(name, sent, options);
     if (kind === undefined || result.isError) return result;
     if (kind === 'activate') {
       const data = result.data ?? {};

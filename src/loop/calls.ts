@@ -34,7 +34,8 @@ export async function runStepCalls(step: {
   readonly truncated: boolean;
   readonly signal: AbortSignal;
   readonly approvals: CallApprovals | undefined;
-  readonly run: (name: string, input: unknown) => Promise<ToolCallResult>;
+  /** Runs one call; `callId` is the model's id of it (for the call's permission records). */
+  readonly run: (name: string, input: unknown, callId: string) => Promise<ToolCallResult>;
   readonly emit: (event: LoopEvent) => void;
 }): Promise<ModelMessage> {
   const { approvals, emit } = step;
@@ -62,7 +63,7 @@ export async function runStepCalls(step: {
       };
     } else {
       approvals?.beginCall(call.id);
-      result = await step.run(call.name, call.input);
+      result = await step.run(call.name, call.input, call.id);
       const notes = approvals?.takeNotes() ?? [];
       if (notes.length > 0) result = { ...result, text: `${result.text}\n${notes.join('\n')}` };
     }

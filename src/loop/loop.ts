@@ -447,10 +447,10 @@ export async function runAgentLoop(options: AgentLoopOptions): Promise<AgentLoop
           truncated: outcome.finishReason === 'length',
           signal,
           approvals: options.approvals,
-          run: (name, input) =>
+          run: (name, input, callId) =>
             context === undefined
-              ? runtime.callTool(name, input)
-              : context.callTool(runtime, name, input, emit),
+              ? runtime.callTool(name, input, { callId })
+              : context.callTool(runtime, name, input, emit, { callId }),
           emit,
         }),
       );

@@ -3,7 +3,7 @@ import { type ModelPlan, resolveModelPlan } from '../agents/models.js';
 import { type AgentPromptTokens, checkAgentBudget, joinSystemPrompt } from '../agents/prompt.js';
 import type { SkillFileSystem } from '../deps.js';
 import type { Diagnostic } from '../diagnostics.js';
-import { type CatalogFormat, renderCatalog } from '../disclosure/catalog.js';
+import { type CatalogFormat, type CatalogResult, renderCatalog } from '../disclosure/catalog.js';
 import type { TokenCounter } from '../disclosure/tokens.js';
 import { SkillhostError } from '../errors.js';
 import { estimateTokens } from '../format/body.js';
@@ -59,6 +59,13 @@ export interface LoadedAgent extends AgentDefinition {
   readonly catalog: string;
   /** Names in the catalog. */
   readonly catalogSkills: readonly string[];
+  /**
+   * The catalog as it was rendered: its format, tokens, and per skill what it shows and why
+   * (`catalog --explain`'s data), under `catalogBudget` when one was given.
+   */
+  readonly catalogResult: CatalogResult;
+  /** The catalog's budget (`LoadAgentOptions.catalogBudget`), or undefined: every skill in full. */
+  readonly catalogBudget: number | undefined;
   readonly tokens: AgentPromptTokens;
   readonly exactTokens: boolean;
   readonly contextBudget: number | undefined;
@@ -244,6 +251,11 @@ export interface LoadAgentOptions extends ReadAgentOptions {
   /** An exact counter (`loadTokenCounter()`); without it, estimates. */
   readonly countTokens?: TokenCounter;
   readonly catalogFormat?: CatalogFormat;
+  /**
+   * Most tokens the catalog of the agent's progressive skills may take; without it, every skill
+   * is in full. Skills cut are still found by the search tool.
+   */
+  readonly catalogBudget?: number;
 }
 
 /**
@@ -329,7 +341,11 @@ export function loadAgent(
       description: entry.metadata?.description ?? '',
       trusted: entry.source.trust === 'trusted',
     })),
-    { format: options.catalogFormat ?? 'xml', countTokens: count },
+    {
+      format: options.catalogFormat ?? 'xml',
+      countTokens: count,
+      ...(options.catalogBudget === undefined ? {} : { budget: options.catalogBudget }),
+    },
   );
   const tokens: AgentPromptTokens = {
     instructions: count(definition.instructions),
@@ -345,6 +361,8 @@ export function loadAgent(
     systemPrompt,
     catalog: catalog.text,
     catalogSkills: progressive.map((entry) => entry.name),
+    catalogResult: catalog,
+    catalogBudget: options.catalogBudget,
     tokens,
     exactTokens: options.countTokens !== undefined,
     contextBudget: manifest.contextBudget,

@@ -264,3 +264,19 @@ export function toolCallRecord(
     details: outcome.details ?? {},
   };
 }
+
+/** The records that decide on a call, which name the model's id of it (`tool_call_id`). */
+const DECISION_EVENTS: ReadonlySet<string> = new Set(['permission-decide', 'permission-approve']);
+
+/**
+ * A decision record with the model's id of the tool call it was made in (`tool_call_id` in each
+ * of its calls); other records, and records made outside a call, as they are.
+ */
+export function withCallId(input: AuditEventInput, callId: string | undefined): AuditEventInput {
+  if (callId === undefined || !DECISION_EVENTS.has(input.event)) return input;
+  const calls = input.tool_or_script_calls ?? [{}];
+  return {
+    ...input,
+    tool_or_script_calls: calls.map((call) => ({ ...call, tool_call_id: callId })),
+  };
+}

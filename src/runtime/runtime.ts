@@ -51,6 +51,7 @@ import {
   listRecord,
   readRecord,
   sessionStartRecord,
+  withCallId,
 } from './records.js';
 import {
   approveSkillScript,
@@ -62,6 +63,7 @@ import {
 import {
   callRuntimeTool,
   runtimeTools,
+  type ToolCallOptions,
   type ToolCallResult,
   type ToolDefinition,
 } from './tools.js';
@@ -134,6 +136,8 @@ export class Runtime implements SkillRuntime {
   readonly #grants: SessionGrants;
   /** Tool calls run one at a time, in the order they were made. */
   #queue: Promise<unknown> = Promise.resolve();
+  /** The model's id of the tool call running now, for its permission records. */
+  #callId: string | undefined;
   /** The router's index of the offered skills, and the registry revision it was made for. */
   #router: { readonly revision: number; readonly router: SkillRouter } | undefined;
   readonly #sessions = new Set<Runtime>();
@@ -296,7 +300,7 @@ export class Runtime implements SkillRuntime {
 
   /** Records an event (fails closed: throws AUDIT_UNAVAILABLE when the log cannot be written). */
   #record(input: AuditEventInput): void {
-    this.#trail.record(input);
+    this.#trail.record(withCallId(input, this.#callId));
   }
 
   skills(): readonly RegistryEntry[] {
@@ -571,12 +575,18 @@ export class Runtime implements SkillRuntime {
     return this.#hub.tools(() => [...runtimeTools(this), ...workspaceTools(this.#workspaceHost)]);
   }
 
-  callTool(name: string, input: unknown): Promise<ToolCallResult> {
-    const call = this.#queue.then(() => {
+  callTool(name: string, input: unknown, options: ToolCallOptions = {}): Promise<ToolCallResult> {
+    const call = this.#queue.then(async () => {
       this.#called();
-      return isWorkspaceToolName(String(name))
-        ? callWorkspaceTool(this.#workspaceHost, name, input)
-        : callRuntimeTool(this, name, input);
+      // Calls run one at a time: the records written meanwhile are this call's.
+      this.#callId = typeof options.callId === 'string' ? options.callId.slice(0, 200) : undefined;
+      try {
+        return await (isWorkspaceToolName(String(name))
+          ? callWorkspaceTool(this.#workspaceHost, name, input)
+          : callRuntimeTool(this, name, input));
+      } finally {
+        this.#callId = undefined;
+      }
     });
     this.#queue = call.catch(() => undefined);
     return call;

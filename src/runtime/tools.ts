@@ -86,6 +86,16 @@ export interface ToolDefinition {
   readonly deprecatedNames: readonly string[];
 }
 
+/** What a caller may say about a tool call besides its name and input. */
+export interface ToolCallOptions {
+  /**
+   * The model's id of this call (`toolu_…`, `call_…`): the permission records of the call
+   * (`permission-decide`, `permission-approve`) carry it as `tool_call_id`, so a decision can be
+   * matched with the call it was about.
+   */
+  readonly callId?: string;
+}
+
 /** What a tool call returns: the text the model sees, structured data, and whether it failed. */
 export interface ToolCallResult {
   readonly isError: boolean;

@@ -15,7 +15,7 @@ import type { ActiveSkillGrants, PolicyDecision, ToolRequest } from '../policy/e
 import type { RegistryChanges, RegistryEntry } from '../registry/registry.js';
 import type { SkillSource } from '../registry/sources.js';
 import type { AgentBase, LoadAgentOptions, LoadedAgent } from './agents.js';
-import type { ToolCallResult, ToolDefinition } from './tools.js';
+import type { ToolCallOptions, ToolCallResult, ToolDefinition } from './tools.js';
 
 /** A user's answer to a confirmation: run once, refuse, or approve this exact content for good. */
 export type ApprovalAnswer = 'yes' | 'no' | 'always';
@@ -269,9 +269,10 @@ export interface SkillRuntime {
   tools(): ToolDefinition[];
   /**
    * Executes a model-facing tool call; failures are results with `isError` and a code. Calls
-   * run one at a time, in the order they were made, whoever makes them.
+   * run one at a time, in the order they were made, whoever makes them. `options.callId` (the
+   * model's id of the call) goes into the call's permission records.
    */
-  callTool(name: string, input: unknown): Promise<ToolCallResult>;
+  callTool(name: string, input: unknown, options?: ToolCallOptions): Promise<ToolCallResult>;
   /** Loads an agent: its preloaded skills activated through this runtime, its prompt and catalog. */
   loadAgent(
     name: string,

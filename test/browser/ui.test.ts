@@ -24,11 +24,16 @@ let context: BrowserContext;
 let alerts: string[];
 
 /** The log lines of the session, parsed. */
-function sessionEvents(id: string): Array<Record<string, unknown>> {
+function sessionRecords(id: string): Array<Record<string, unknown>> {
   return readFileSync(join(home, '.skillhost', 'sessions', `${id}.jsonl`), 'utf8')
     .trim()
     .split('\n')
-    .map((line) => JSON.parse(line) as Record<string, unknown>)
+    .map((line) => JSON.parse(line) as Record<string, unknown>);
+}
+
+/** The events of the session's log. */
+function sessionEvents(id: string): Array<Record<string, unknown>> {
+  return sessionRecords(id)
     .filter((record) => record.type === 'event')
     .map((record) => record.event as Record<string, unknown>);
 }
@@ -158,6 +163,15 @@ describe('skillhost ui in Chromium', () => {
     const compactions = events.filter((event) => event.type === 'compaction');
     expect(compactions.length).toBeGreaterThan(0);
     expect(await page.locator('#context-chart g.compaction').count()).toBe(compactions.length);
+    // The chart's markers and the timeline's compaction rows carry the same labels, in order.
+    const labels = compactions.map((_, index) => `C${index + 1}`);
+    expect(
+      await page
+        .locator('#context-chart g.compaction text')
+        .evaluateAll((texts) => texts.map((text) => text.textContent)),
+    ).toEqual(labels);
+    const rows = await page.locator('#timeline tr.compaction td:nth-child(2)').allInnerTexts();
+    expect(rows).toEqual(labels.map((label) => `compaction ${label}`));
     // How full the context was before and after each compaction.
     const table = await visible(page, '#compactions');
     const first = compactions[0] as { preTokens: number; postTokens: number };
@@ -167,9 +181,28 @@ describe('skillhost ui in Chromium', () => {
     const offered = await visible(page, '#offered');
     expect(offered).toMatch(/in the system prompt\s+code-analysis/);
     const catalog = /in its catalog\s+([^\n]*)/.exec(offered)?.[1] ?? '';
-    for (const name of ['csv-summary', 'figures-report', 'release-notes', 'evil'])
+    for (const name of ['csv-summary', 'figures-report', 'release-notes'])
       expect(catalog).toContain(name);
     expect(catalog).not.toContain('code-analysis');
+    // As the session saw it, from its log: not the skill added since (evil, of this ui's sources).
+    expect(catalog).not.toContain('evil');
+    const recorded = sessionRecords(session).filter((record) => record.type === 'catalog');
+    expect(recorded).toHaveLength(1);
+    const shown = recorded[0] as { hash: string; skills: Array<{ name: string; level: string }> };
+    expect(await visible(page, '#catalog-recorded')).toContain('As recorded');
+    expect(
+      await page
+        .locator('#session-catalog-1 tbody tr')
+        .evaluateAll((rows) =>
+          rows.map((row) => [row.children[1]?.textContent, row.getAttribute('data-level')]),
+        ),
+    ).toEqual(shown.skills.map((skill) => [skill.name, skill.level]));
+    expect(await page.locator(`[title="${shown.hash}"]`).count()).toBe(1);
+    // The run's --catalog-budget cut some: which, and why, as the model was shown them.
+    expect(shown.skills.some((skill) => skill.level !== 'full')).toBe(true);
+    const recordedText = await visible(page, '#session-catalog-1');
+    expect(recordedText).toContain('the budget held the skills ranked above it');
+    expect(await visible(page, 'main')).toContain('budget 150 tokens');
     expect(offered).toMatch(/activated\s+csv-summary \(request 2\)/);
     const timeline = await visible(page, '#timeline');
     // When each skill was activated, demoted and activated again.
@@ -181,6 +214,39 @@ describe('skillhost ui in Chromium', () => {
     expect(timeline).toMatch(/rm -rf figures-report.*\sdeny\s.*The host denies 'Bash\(rm:\*\)'/);
     expect(timeline).toMatch(/request 1\b/);
     expect(timeline).toMatch(/in \d+, out \d+, cache read \d+, cache write \d+/);
+  });
+
+  it("a tool call's decision links to its audit record, and the record back to the call", async () => {
+    const page = await open(`/sessions/${session}`);
+    // The call --deny refused: the 7th of the script, so the model's id toolu_7.
+    const index = SESSION_CALLS.findIndex(
+      (call) => (call.input as { command?: string }).command === 'rm -rf figures-report',
+    );
+    const id = `toolu_${index + 1}`;
+    const row = page.locator(`#timeline tr[id="call-${id}"]`);
+    expect(await row.textContent()).toContain('rm -rf figures-report');
+    const records = row.locator('.decision-records a');
+    expect(await records.count()).toBeGreaterThan(0);
+    const decision = records.first();
+    expect(await decision.textContent()).toMatch(/^permission-decide #\d+$/);
+    await decision.click();
+    await page.waitForURL(/\/audit\?/);
+    const anchor = decodeURIComponent(new URL(page.url()).hash.slice(1));
+    const record = page.locator(`#records tr[id="${anchor}"]`);
+    expect(await record.textContent()).toMatch(/permission-decide[\s\S]*deny/);
+    await record.locator('a.tool-call-link').click();
+    await page.waitForURL(/\/sessions\//);
+    expect(new URL(page.url()).hash).toBe(`#call-${id}`);
+    // Every call that was decided on has its records; the calls are those of the script.
+    const linked = await page
+      .locator('#timeline tr.tool-call')
+      .evaluateAll((rows) =>
+        rows
+          .filter((item) => item.querySelector('.decision-records a') !== null)
+          .map((item) => item.id),
+      );
+    expect(linked.length).toBeGreaterThan(1);
+    for (const item of linked) expect(item).toMatch(/^call-toolu_\d+$/);
   });
 
   it('Audit: the records of the session in order, and the chain verified', async () => {
@@ -250,6 +316,8 @@ describe('skillhost ui in Chromium', () => {
     step(1);
     const page = await open('/sessions/live-session');
     expect(await page.locator('#context-chart circle.point').count()).toBe(1);
+    // A log without the catalog's record (as older ones are) says so, and still shows the rest.
+    expect(await visible(page, '#catalog-not-recorded')).toContain('Not recorded');
     step(2);
     await page.locator('#context-chart circle.point').nth(1).waitFor({ timeout: 20_000 });
     line({
@@ -258,6 +326,10 @@ describe('skillhost ui in Chromium', () => {
     });
     await page.getByText('after 2 steps').waitFor({ timeout: 20_000 });
     expect(await page.locator('#context-chart circle.point').count()).toBe(2);
+    // A run's end is not the session's: a resumed run (or a chat's next turn) shows as it comes.
+    line({ type: 'resume', time: '2026-01-01T00:01:00Z', provider: 'anthropic', model: 'm' });
+    step(3);
+    await page.locator('#context-chart circle.point').nth(2).waitFor({ timeout: 20_000 });
     await page.screenshot({ path: join(artifacts, 'session-live.png') });
   });
 });

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { chmodSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -34,6 +35,67 @@ describe('skillhost agent run', () => {
     expect(run.code).toBe(1);
     expect(run.stderr).toContain('CLI_AGENT_NOT_INSTALLED');
     expect(run.stderr).toContain('--provider anthropic');
+  });
+
+  it('--catalog-budget cuts the agent catalog, and the session log records what its model was shown', async () => {
+    const home = tempDir('skillhost-home-');
+    const server = await startModelServer({ anthropic: [{ text: 'Done.' }] });
+    const env = { ANTHROPIC_API_KEY: KEY, ANTHROPIC_BASE_URL: server.url };
+    const bad = await runCli(
+      [
+        'agent',
+        'run',
+        ...base,
+        '--provider',
+        'anthropic',
+        '--catalog-budget',
+        '0',
+        'code-analyst',
+        'x',
+      ],
+      { home, env },
+    );
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain(
+      "option '--catalog-budget' needs a positive whole number, got '0'",
+    );
+    const run = await runCli(
+      [
+        'agent',
+        'run',
+        ...base,
+        '--provider',
+        'anthropic',
+        '--catalog-budget',
+        '120',
+        'code-analyst',
+        'Review src/',
+      ],
+      { home, env },
+    );
+    expect(run.code).toBe(0);
+    const id = /session ([0-9a-f-]{36})/.exec(run.stderr)?.[1] as string;
+    const record = readFileSync(join(home, '.skillhost', 'sessions', `${id}.jsonl`), 'utf8')
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as Record<string, unknown>)
+      .find((line) => line.type === 'catalog') as {
+      budget: number;
+      hash: string;
+      tokens: number;
+      skills: Array<{ name: string; level: string; reason: string }>;
+    };
+    expect(record.budget).toBe(120);
+    expect(record.tokens).toBeLessThanOrEqual(120);
+    const cut = record.skills.filter((skill) => skill.level !== 'full');
+    expect(cut.length).toBeGreaterThan(0);
+    for (const skill of cut) expect(skill.reason).toMatch(/budget/);
+    const system = server.requests[0]?.body.system[0].text as string;
+    const catalogText = /<available_skills>[\s\S]*<\/available_skills>/.exec(system)?.[0] ?? '';
+    expect(createHash('sha256').update(catalogText).digest('hex')).toBe(record.hash);
+    // What the record says was cut is cut in what the model was sent.
+    for (const skill of cut.filter((item) => item.level === 'hidden'))
+      expect(catalogText).not.toContain(`<name>${skill.name}</name>`);
   });
 
   it('runs the example agent against the Messages API, keeps the session, and never shows the key', async () => {
@@ -104,6 +166,33 @@ describe('skillhost agent run', () => {
     ]);
     for (const text of [run.stdout, run.stderr, again.stdout, again.stderr, everything(home)])
       expect(text).not.toContain(KEY);
+    // Each run recorded the catalog its model was shown: the system prompt's, hash and all.
+    const records = readFileSync(join(home, '.skillhost', 'sessions', `${id}.jsonl`), 'utf8')
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as Record<string, unknown>);
+    expect(
+      records
+        .map((record) => record.type)
+        .filter((type) => type !== 'event' && type !== 'message' && type !== 'ledger'),
+    ).toEqual(['session', 'catalog', 'skills', 'resume', 'catalog', 'skills']);
+    const catalogText = /<available_skills>[\s\S]*<\/available_skills>/.exec(system)?.[0] ?? '';
+    const hash = createHash('sha256').update(catalogText).digest('hex');
+    for (const record of records.filter((item) => item.type === 'catalog'))
+      expect(record).toMatchObject({
+        format: 'xml',
+        budget: null,
+        hash,
+        preloaded: ['code-analysis'],
+        skills: ['csv-summary', 'figures-report', 'release-notes'].map((name, index) => ({
+          name,
+          trusted: true,
+          level: 'full',
+          rank: index + 1,
+          tokens: expect.any(Number),
+          reason: expect.any(String),
+        })),
+      });
     const audit = await runCli(['audit', 'verify'], { home, env });
     expect(audit.code).toBe(0);
     expect(readFileSync(join(home, '.skillhost', 'audit.jsonl'), 'utf8')).toContain(

@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { parseArgs } from '../../src/cli/args.js';
 import { COMMANDS } from '../../src/cli/commands.js';
 import { RUNTIME_OPTIONS } from '../../src/cli/runtime-options.js';
-import { escapeHtml, html } from '../../src/cli/ui/html.js';
+import { escapeHtml, homeRelative, html } from '../../src/cli/ui/html.js';
 import { uiRoutes } from '../../src/cli/ui/routes.js';
 import { CONTENT_SECURITY_POLICY, serveUi, type UiServer } from '../../src/cli/ui/server.js';
 import { createSessionStore } from '../../src/node/session-store.js';
@@ -94,7 +94,7 @@ async function start() {
   );
   server = await serveUi({ routes, token: 'test-token-0123456789abcdef', port: 0 });
   const store = createSessionStore(join(home, '.skillhost', 'sessions'));
-  return { port: server.port, token: 'test-token-0123456789abcdef', store, ticks };
+  return { port: server.port, token: 'test-token-0123456789abcdef', store, ticks, home, root };
 }
 
 describe('skillhost ui: the server', () => {
@@ -264,5 +264,144 @@ describe('skillhost ui: the server', () => {
     const taken = await runCli(['ui', '--no-default-sources', '--port', String(port)]);
     expect(taken.code).toBe(1);
     expect(taken.stderr).toContain(`error UI_PORT_UNAVAILABLE: Cannot listen on 127.0.0.1:${port}`);
+  });
+
+  it('--open hands the tokenized address to the opener; a failing opener is only a warning', async () => {
+    const stopSoon = (listener: () => void) => {
+      queueMicrotask(listener);
+      return () => {};
+    };
+    const opened: string[] = [];
+    const run = await runCli(['ui', '--no-default-sources', '--open'], {
+      interrupt: stopSoon,
+      openUrl: (url) => {
+        opened.push(url);
+      },
+    });
+    expect(run.code).toBe(0);
+    const printed = /open (http:\/\/127\.0\.0\.1:\d+\/\?token=[0-9a-f]{64})\n/.exec(
+      run.stdout,
+    )?.[1];
+    expect(printed).toBeDefined();
+    expect(opened).toEqual([printed]);
+    expect(run.stderr).toBe('');
+    // Without --open, nothing is opened.
+    opened.length = 0;
+    expect(
+      (
+        await runCli(['ui', '--no-default-sources'], {
+          interrupt: stopSoon,
+          openUrl: (url) => void opened.push(url),
+        })
+      ).code,
+    ).toBe(0);
+    expect(opened).toEqual([]);
+    for (const opener of [
+      () => Promise.reject(new Error('spawn xdg-open ENOENT')),
+      () => {
+        throw new Error('spawn xdg-open ENOENT');
+      },
+    ]) {
+      const failed = await runCli(['ui', '--no-default-sources', '--open'], {
+        interrupt: stopSoon,
+        openUrl: opener,
+      });
+      expect(failed.code).toBe(0);
+      expect(failed.stdout).toMatch(/^skillhost ui: open http:\/\/127\.0\.0\.1:/);
+      expect(failed.stderr).toBe(
+        'skillhost: warning: ui: could not open a browser (spawn xdg-open ENOENT); open the address above\n',
+      );
+    }
+    // A host with no opener says so, and serves all the same.
+    const none = await runCli(['ui', '--no-default-sources', '--open'], { interrupt: stopSoon });
+    expect(none.code).toBe(0);
+    expect(none.stderr).toContain('this host cannot open a browser');
+  });
+
+  it("a session's page shows the catalog its runs were shown, or says it was not recorded", async () => {
+    const { port, token, store } = await start();
+    const header = JSON.stringify({ type: 'session', id: 's1', agent: 'a', created: 'x' });
+    const catalog = (hash: string, skills: Array<Record<string, unknown>>) =>
+      JSON.stringify({
+        type: 'catalog',
+        time: '2026-01-01T00:00:00Z',
+        format: 'xml',
+        budget: 40,
+        hash,
+        tokens: 38,
+        exact: true,
+        preloaded: ['base'],
+        skills,
+        explain: ['Budget 40 tokens; 1 skill hidden.'],
+      });
+    store.append('s1', [
+      header,
+      catalog('a'.repeat(64), [
+        {
+          name: 'kept',
+          trusted: true,
+          level: 'full',
+          rank: 1,
+          tokens: 30,
+          reason: 'shown in full',
+        },
+        {
+          name: 'cut<b>',
+          trusted: false,
+          level: 'hidden',
+          rank: 2,
+          tokens: 0,
+          reason: 'hidden: <i>ranked</i> 2 of 2; the budget held the skills ranked above it',
+        },
+      ]),
+      JSON.stringify({ type: 'resume', time: 'y' }),
+      catalog('a'.repeat(64), []),
+      JSON.stringify({ type: 'resume', time: 'z' }),
+      catalog('b'.repeat(64), [
+        { name: 'kept', trusted: true, level: 'short', rank: 1, tokens: 20, reason: 'shortened' },
+      ]),
+    ]);
+    const page = (await get(port, `/sessions/s1?token=${token}`)).body;
+    expect(page).toContain('id="catalog-recorded"');
+    expect(page).not.toContain('catalog-not-recorded');
+    // Runs 1 and 2 were shown the same catalog (one table); run 3 another.
+    expect(page).toContain('runs 1, 2');
+    expect(page).toContain('run 3');
+    expect(page.match(/<table id="session-catalog-\d+"/g)).toEqual([
+      '<table id="session-catalog-1"',
+      '<table id="session-catalog-3"',
+    ]);
+    expect(page).toContain('budget 40 tokens');
+    expect(page).toContain('<tr data-level="hidden">');
+    expect(page).toContain('cut&lt;b&gt; <span class="tag untrusted">untrusted</span>');
+    expect(page).toContain('hidden: &lt;i&gt;ranked&lt;/i&gt; 2 of 2');
+    expect(page).toContain('Budget 40 tokens; 1 skill hidden.');
+    expect(page).toMatch(/in the system prompt<\/th><td>base</);
+    // A log from before the catalog was kept still renders, and says what it lacks.
+    store.append('old', [header.replace('"s1"', '"old"')]);
+    const old = await get(port, `/sessions/old?token=${token}`);
+    expect(old.status).toBe(200);
+    expect(old.body).toContain('id="catalog-not-recorded"');
+    expect(old.body).toContain('Not recorded');
+    expect(old.body).not.toContain('session-catalog-');
+  });
+
+  it('shows paths under the home folder as ~/…, and no other path so', async () => {
+    const { port, token, home, root } = await start();
+    const sessions = (await get(port, `/sessions?token=${token}`)).body;
+    expect(sessions).toContain('<code>~/.skillhost/sessions</code>');
+    expect(sessions).not.toContain(home);
+    const audit = (await get(port, `/audit?token=${token}`)).body;
+    expect(audit).toContain('~/.skillhost/audit.jsonl');
+    expect(audit).not.toContain(home);
+    // The skills' folder is not under this home: shown as it is.
+    expect((await get(port, `/skills?token=${token}`)).body).toContain(root);
+    expect(
+      homeRelative('/home/me/project and /home/me, not /home/me2 or /x/home/me', '/home/me'),
+    ).toBe('~/project and ~, not /home/me2 or /x/home/me');
+    expect(homeRelative('"/home/me/a" (/home/me/b)', '/home/me/')).toBe('"~/a" (~/b)');
+    expect(homeRelative('/a/b', '/')).toBe('/a/b');
+    expect(homeRelative('/a/b', undefined)).toBe('/a/b');
+    expect(homeRelative('/h.me/x /hxme/x', '/h.me')).toBe('~/x /hxme/x');
   });
 });

@@ -40,6 +40,8 @@ export interface CliRunOptions {
   readonly stdinText?: string;
   /** Ctrl-C: the test calls the listener it is given. */
   readonly interrupt?: (listener: () => void) => () => void;
+  /** The browser opener of `ui --open` (default: none, as on a host without one). */
+  readonly openUrl?: (url: string) => void | Promise<void>;
 }
 
 /**
@@ -118,5 +120,6 @@ export function testCliDeps(
     }),
     workspaceFiles: createWorkspaceFiles,
     ...(options.interrupt === undefined ? {} : { onInterrupt: options.interrupt }),
+    ...(options.openUrl === undefined ? {} : { openUrl: options.openUrl }),
   };
 }

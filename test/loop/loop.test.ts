@@ -164,6 +164,24 @@ describe('the agent loop over the Anthropic Messages API', () => {
     const tool = end.messages.at(-1);
     expect(JSON.stringify(tool)).toContain('--yes');
     expect(JSON.stringify(tool)).toContain('--allow');
+    // The decisions on the run name the model's id of the call they were about; nothing else does.
+    const decisions = w.records().filter((record) => record.event === 'permission-decide');
+    expect(decisions.length).toBeGreaterThan(0);
+    for (const record of decisions)
+      expect(record.tool_or_script_calls).toEqual([
+        expect.objectContaining({ script: 'scripts/run.sh', tool_call_id: 'toolu_2' }),
+      ]);
+    for (const record of w.records().filter((record) => record.event !== 'permission-decide'))
+      expect(JSON.stringify(record)).not.toContain('tool_call_id');
+    // A call made without an id (an adapter, a test) records its decisions without one.
+    await w.runtime.callTool('skillhost_run', { name: 'tool', script: 'scripts/run.sh' });
+    const last = w
+      .records()
+      .filter((record) => record.event === 'permission-decide')
+      .at(-1);
+    expect(last).toBeDefined();
+    expect(JSON.stringify(last)).not.toContain('tool_call_id');
+    expect(w.intact()).toBe(true);
   });
 });
 

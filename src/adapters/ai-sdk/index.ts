@@ -72,10 +72,10 @@ export function skillTools(
     tools[definition.name] = tool<unknown, ToolCallResult>({
       description: definition.description,
       inputSchema: jsonSchema(toJsonSchema7(definition.inputSchema)),
-      execute: async (input) => {
+      execute: async (input, { toolCallId }) => {
         // The AI SDK starts a step's calls at once; the runtime takes them one at a time, in
         // the order they start, so a run may rely on the activation before it.
-        const result = await runtime.callTool(definition.name, input);
+        const result = await runtime.callTool(definition.name, input, { callId: toolCallId });
         if (result.isError && throwOnError) throw new SkillToolError(definition.name, result);
         return result;
       },

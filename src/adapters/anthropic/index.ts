@@ -104,7 +104,9 @@ export async function runAnthropicToolUses(
   for (const block of content) {
     if (!isToolUse(block)) continue;
     if (offered !== undefined && !offered.has(block.name)) continue;
-    results.push(toolResult(block.id, await runtime.callTool(block.name, block.input)));
+    results.push(
+      toolResult(block.id, await runtime.callTool(block.name, block.input, { callId: block.id })),
+    );
   }
   return results;
 }

@@ -69,8 +69,8 @@ export async function runOpenAIToolCalls(
     // The runtime offers no custom (free-text) tools: such a call reaches it as is and is refused.
     const result =
       call.function === undefined
-        ? await runtime.callTool(name, call.custom?.input)
-        : await callWithArguments(runtime, name, call.function.arguments);
+        ? await runtime.callTool(name, call.custom?.input, { callId: call.id })
+        : await callWithArguments(runtime, name, call.function.arguments, call.id);
     messages.push({ role: 'tool', tool_call_id: call.id, content: result.text });
   }
   return messages;

@@ -78,7 +78,7 @@ export async function runOpenAIFunctionCalls(
   for (const item of output) {
     if (!isFunctionCall(item)) continue;
     if (offered !== undefined && !offered.has(item.name)) continue;
-    const result = await callWithArguments(runtime, item.name, item.arguments);
+    const result = await callWithArguments(runtime, item.name, item.arguments, item.call_id);
     outputs.push({ type: 'function_call_output', call_id: item.call_id, output: result.text });
   }
   return outputs;

@@ -50,9 +50,11 @@ export async function callWithArguments(
   runtime: SkillToolRuntime,
   name: string,
   text: unknown,
+  callId?: string,
 ): Promise<ToolCallResult> {
   const parsed = parseJson(text);
-  if ('input' in parsed) return runtime.callTool(name, parsed.input);
+  if ('input' in parsed)
+    return runtime.callTool(name, parsed.input, callId === undefined ? {} : { callId });
   return {
     isError: true,
     code: 'TOOL_INPUT_INVALID',

@@ -29,7 +29,7 @@ import { openRuntime, policyConfig } from '../runtime-options.js';
 import { VERSION } from '../version.js';
 import type { AgentSession, SessionModel, SessionTurnEnd } from './agent-session.js';
 import type { SessionBasics } from './session-basics.js';
-import type { SessionState } from './session-log.js';
+import { catalogBudget, catalogRecord, type SessionState } from './session-log.js';
 
 /**
  * An agent session run by a command-line agent (Claude Code, Cursor, Gemini CLI, any ACP agent):
@@ -133,7 +133,11 @@ export async function openCliAgentSession(
     await closeRuntime();
   };
   try {
-    const agent = runtime.loadAgent(name, { bases: options.bases, ...options.overrides });
+    const agent = runtime.loadAgent(name, {
+      bases: options.bases,
+      ...options.overrides,
+      ...catalogBudget(args),
+    });
     const { plan } = agent;
     if (acpCommand !== undefined && plan.provider !== 'acp')
       throw new UsageError('--acp-command goes with --provider acp');
@@ -210,6 +214,7 @@ export async function openCliAgentSession(
         provider: plan.provider,
         model: chosenModel ?? '',
       });
+    log(catalogRecord(agent, deps.hash, deps.now().toISOString()));
 
     /** Set when the turn was stopped by skillhost rather than by the agent or the user. */
     let stoppedFor: 'wall-time' | 'no-terminal' | undefined;

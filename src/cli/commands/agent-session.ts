@@ -30,7 +30,13 @@ import { AGENT_OPTIONS, agentBases } from './agent.js';
 import { redactor, type TerminalView } from './agent-view.js';
 import { sessionBasics } from './session-basics.js';
 import { CONTEXT_OPTIONS, sessionContext } from './session-context.js';
-import { readSession, type SessionState, sessionStore } from './session-log.js';
+import {
+  catalogBudget,
+  catalogRecord,
+  readSession,
+  type SessionState,
+  sessionStore,
+} from './session-log.js';
 
 /**
  * What `agent run` and `chat` share: the session (log, resume, grants), the runtime with the
@@ -44,6 +50,7 @@ export const SESSION_OPTIONS = {
   'base-url': { type: 'string' },
   'max-steps': { type: 'string' },
   'max-output-tokens': { type: 'string' },
+  'catalog-budget': { type: 'string' },
   timeout: { type: 'string' },
   workspace: { type: 'string' },
   'workspace-writable': { type: 'boolean' },
@@ -266,7 +273,7 @@ export async function openAgentSession(
     { confirm: broker.confirm, tools: narrowed.tools, workspaceTools: true },
   );
   try {
-    const agent = runtime.loadAgent(name, { bases, ...overrides });
+    const agent = runtime.loadAgent(name, { bases, ...overrides, ...catalogBudget(args) });
     const { plan } = agent;
     if (!isApiProvider(plan.provider))
       throw new SkillhostError('INTERNAL_ERROR', `${plan.provider} is no model API`);
@@ -304,6 +311,8 @@ export async function openAgentSession(
       });
       restored = await restoreSkills(runtime, resumed.activeSkills);
     }
+    // What this run's model is shown of the skills, kept for `skillhost ui` (the skills change).
+    log(catalogRecord(agent, deps.hash, deps.now().toISOString()));
     // Built once for the session: byte for byte the same at every step and every turn.
     const system = agentSystemPrompt({
       instructions: agent.instructions,

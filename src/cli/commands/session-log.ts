@@ -1,4 +1,5 @@
-import { SkillhostError } from '../../node/index.js';
+import { type LoadedAgent, SkillhostError } from '../../node/index.js';
+import { type ParsedArgs, UsageError } from '../args.js';
 import type { CliDeps, SessionFiles } from '../io.js';
 import { skillhostHome } from '../registry-options.js';
 
@@ -9,8 +10,111 @@ import { skillhostHome } from '../registry-options.js';
  * `skills` (the skills active at the end of a run), `agent-session` (a command-line agent's own
  * session id, which --resume continues), `resume` (a later run of it), `ledger` (the
  * whole skill ledger, after each change: the last one is restored on resume), `compaction` (the
- * history a compaction made, which the next messages follow, after its `compaction` event).
+ * history a compaction made, which the next messages follow, after its `compaction` event),
+ * `catalog` (what a run's model was shown of the skills, after its `session` or `resume` line:
+ * see `SessionCatalog`).
  */
+/** One skill of a recorded catalog: how much of it was shown, and why (`catalog --explain`). */
+export interface SessionCatalogSkill {
+  readonly name: string;
+  readonly trusted: boolean;
+  /** `full`, `short`, `name` or `hidden`. */
+  readonly level: string;
+  readonly rank: number;
+  readonly tokens: number;
+  readonly reason: string;
+}
+
+/** What a run's model was shown of the skills when the run started (a `catalog` line). */
+export interface SessionCatalog {
+  /** The run it was shown in: 1 for the first, then each resume. */
+  readonly run: number;
+  readonly time: string;
+  readonly format: string;
+  /** The catalog's token budget (`--catalog-budget`); null when it had none. */
+  readonly budget: number | null;
+  /** SHA-256 of the catalog's text, as the system prompt held it. */
+  readonly hash: string;
+  readonly tokens: number;
+  readonly exact: boolean;
+  /** The skills in the system prompt in full (the agent's preloaded ones): not in the catalog. */
+  readonly preloaded: readonly string[];
+  readonly skills: readonly SessionCatalogSkill[];
+  /** The lines saying what was cut and why. */
+  readonly explain: readonly string[];
+}
+
+/** `--catalog-budget N` (agent run, chat): the most tokens the agent's catalog may take. */
+export function catalogBudget(args: ParsedArgs): { readonly catalogBudget?: number } {
+  const value = args.options['catalog-budget'];
+  if (value === undefined) return {};
+  const text = String(value);
+  if (!/^[1-9]\d{0,8}$/.test(text))
+    throw new UsageError(`option '--catalog-budget' needs a positive whole number, got '${text}'`);
+  return { catalogBudget: Number(text) };
+}
+
+/** The `catalog` line of a run: the agent's catalog as it was rendered for its system prompt. */
+export function catalogRecord(
+  agent: LoadedAgent,
+  hash: CliDeps['hash'],
+  time: string,
+): Record<string, unknown> {
+  const catalog = agent.catalogResult;
+  return {
+    type: 'catalog',
+    time,
+    format: catalog.format,
+    budget: agent.catalogBudget ?? null,
+    hash: hash(new TextEncoder().encode(catalog.text)),
+    tokens: catalog.tokens,
+    exact: catalog.exact,
+    preloaded: agent.skills.map((skill) => skill.name),
+    skills: catalog.decisions.map((decision) => ({
+      name: decision.name,
+      trusted: decision.trusted,
+      level: decision.level,
+      rank: decision.rank,
+      tokens: decision.tokens,
+      reason: decision.reason,
+    })),
+    explain: [...catalog.explain],
+  };
+}
+
+const strings = (value: unknown): string[] =>
+  Array.isArray(value) ? value.filter((item): item is string => typeof item === 'string') : [];
+const finite = (value: unknown): number =>
+  typeof value === 'number' && Number.isFinite(value) ? value : 0;
+
+function readCatalog(record: Record<string, unknown>, run: number): SessionCatalog {
+  const skills = Array.isArray(record.skills) ? record.skills : [];
+  return {
+    run,
+    time: String(record.time ?? ''),
+    format: String(record.format ?? ''),
+    budget: typeof record.budget === 'number' ? record.budget : null,
+    hash: String(record.hash ?? ''),
+    tokens: finite(record.tokens),
+    exact: record.exact === true,
+    preloaded: strings(record.preloaded),
+    skills: skills
+      .filter(
+        (skill): skill is Record<string, unknown> =>
+          typeof skill === 'object' && skill !== null && typeof skill.name === 'string',
+      )
+      .map((skill) => ({
+        name: skill.name as string,
+        trusted: skill.trusted === true,
+        level: String(skill.level ?? ''),
+        rank: finite(skill.rank),
+        tokens: finite(skill.tokens),
+        reason: String(skill.reason ?? ''),
+      })),
+    explain: strings(record.explain),
+  };
+}
+
 export interface SessionState {
   readonly id: string;
   readonly agent: string;
@@ -35,6 +139,8 @@ export interface SessionState {
   readonly runs: number;
   /** A command-line agent's own session id (the last `agent-session` record): what --resume continues. */
   readonly agentSession: string | undefined;
+  /** What each run's model was shown of the skills (none in logs written before it was kept). */
+  readonly catalogs: SessionCatalog[];
 }
 
 /** The session folder, when this host keeps sessions. */
@@ -60,6 +166,7 @@ export function parseSession(id: string, text: string): SessionState {
     events: [],
     runs: 0,
     agentSession: undefined,
+    catalogs: [],
   };
   let header = false;
   text.split('\n').forEach((line, index) => {
@@ -114,6 +221,9 @@ export function parseSession(id: string, text: string): SessionState {
         state.activeSkills = Array.isArray(record.active)
           ? record.active.filter((name): name is string => typeof name === 'string')
           : [];
+        break;
+      case 'catalog':
+        state.catalogs.push(readCatalog(record, state.runs));
         break;
       case 'agent-session':
         if (typeof record.id === 'string' && record.id !== '') state.agentSession = record.id;

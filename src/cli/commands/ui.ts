@@ -54,9 +54,19 @@ export async function run({ argv, io, deps }: CommandContext): Promise<number> {
     `skillhost ui: open ${server.url}\n(read-only, on 127.0.0.1 only; every request needs the token in this address; Ctrl-C stops it)\n`,
   );
   if (args.options.open === true) {
-    if (deps.openUrl === undefined)
-      io.stderr.write('skillhost: ui: this host cannot open a browser\n');
-    else deps.openUrl(server.url);
+    const opener = deps.openUrl;
+    // A browser that cannot be opened is no reason to stop: the address is printed above.
+    const warn = (why: string) =>
+      io.stderr.write(`skillhost: warning: ui: ${printable(why)}; open the address above\n`);
+    if (opener === undefined) warn('this host cannot open a browser');
+    else
+      await Promise.resolve()
+        .then(() => opener(server.url))
+        .catch((error: unknown) =>
+          warn(
+            `could not open a browser (${error instanceof Error ? error.message : String(error)})`,
+          ),
+        );
   }
   await new Promise<void>((resolve) => {
     const stop = deps.onInterrupt?.(() => {

@@ -83,16 +83,21 @@ export function selfCommand(): { readonly command: string; readonly args: readon
 
 /**
  * Opens an address in the user's browser, with the system's opener (`xdg-open`, `open`, or
- * `start` on Windows), not waiting for it; a missing opener is ignored: the address is printed.
+ * `start` on Windows), not waiting for the browser; rejects when the opener cannot be started.
  */
-export function openUrl(url: string): void {
+export function openUrl(url: string): Promise<void> {
   const [command, args] =
     process.platform === 'darwin'
       ? ['open', [url]]
       : process.platform === 'win32'
         ? ['cmd', ['/c', 'start', '', url]]
         : ['xdg-open', [url]];
-  const child = spawn(command as string, args as string[], { detached: true, stdio: 'ignore' });
-  child.on('error', () => {});
-  child.unref();
+  return new Promise((resolve, reject) => {
+    const child = spawn(command as string, args as string[], { detached: true, stdio: 'ignore' });
+    child.once('error', reject);
+    child.once('spawn', () => {
+      child.unref();
+      resolve();
+    });
+  });
 }

@@ -10,6 +10,55 @@ import type { UiContext } from './context.js';
 import { html, link, page } from './html.js';
 import type { PageResult } from './server.js';
 
+/** The audit log's files and their records, read with `audit`'s readers. */
+export function readAuditTrail(context: UiContext) {
+  const path = auditLogPath(context.args, context.deps);
+  const files: AuditLogFile[] = logFiles(path, context.deps).map((file) => ({
+    name: file,
+    text: context.deps.readText(file),
+  }));
+  return { path, files, records: files.flatMap((file) => parseAuditLog(file.text).records) };
+}
+
+/** The model's id of the tool call a permission record was about (`tool_call_id`), if any. */
+export function toolCallIdOf(record: AuditRecord): string | undefined {
+  if (record.event !== 'permission-decide' && record.event !== 'permission-approve')
+    return undefined;
+  for (const call of record.tool_or_script_calls)
+    if (
+      typeof call === 'object' &&
+      call !== null &&
+      typeof (call as Record<string, unknown>).tool_call_id === 'string'
+    )
+      return (call as Record<string, unknown>).tool_call_id as string;
+  return undefined;
+}
+
+/** The permission records of an agent session's runs, by the tool call they were about. */
+export function decisionsByCall(
+  records: readonly AuditRecord[],
+  agentSession: string,
+): Map<string, AuditRecord[]> {
+  const sessions = auditSessionsOf(records, agentSession);
+  const byCall = new Map<string, AuditRecord[]>();
+  for (const record of records) {
+    if (!sessions.has(record.session_id)) continue;
+    const id = toolCallIdOf(record);
+    if (id !== undefined) byCall.set(id, [...(byCall.get(id) ?? []), record]);
+  }
+  return byCall;
+}
+
+/** Where a tool call is on its session's page (its timeline row's id). */
+export function callAnchor(id: string): string {
+  return `call-${id}`;
+}
+
+/** Where a record is on the Audit page (its row's id). */
+export function recordAnchor(record: AuditRecord): string {
+  return `record-${record.session_id}-${record.seq}`;
+}
+
 /** The audit sessions of an agent session: those whose `agent-start` names it. */
 function auditSessionsOf(records: readonly AuditRecord[], agentSession: string): Set<string> {
   const sessions = new Set<string>();
@@ -28,13 +77,8 @@ function auditSessionsOf(records: readonly AuditRecord[], agentSession: string):
  * agent session's id (its runs' audit sessions are shown) or an audit session's id.
  */
 export function auditPage(context: UiContext, query: URLSearchParams): PageResult {
-  const path = auditLogPath(context.args, context.deps);
-  const files: AuditLogFile[] = logFiles(path, context.deps).map((file) => ({
-    name: file,
-    text: context.deps.readText(file),
-  }));
+  const { path, files, records } = readAuditTrail(context);
   const verdict = verifyAuditFiles(files, context.deps.hash);
-  const records = files.flatMap((file) => parseAuditLog(file.text).records);
   const chosen = query.get('session') ?? '';
   const agentSessions = chosen === '' ? new Set<string>() : auditSessionsOf(records, chosen);
   const wanted = agentSessions.size > 0 ? agentSessions : new Set(chosen === '' ? [] : [chosen]);
@@ -58,12 +102,20 @@ ${
   wanted.size === 0
     ? html`<p class="dim">Choose a session to see its records.</p>`
     : html`<h2>Records</h2><table id="records"><thead><tr><th class="num">seq</th><th>event</th><th>record</th></tr></thead><tbody>${shown.map(
-        (record) =>
-          html`<tr><td class="num">${record.seq}</td><td><code>${record.event}</code></td><td>${describe(record)}</td></tr>`,
+        (record) => {
+          const call = agentSessions.size > 0 ? toolCallIdOf(record) : undefined;
+          return html`<tr id="${recordAnchor(record)}"><td class="num">${record.seq}</td><td><code>${record.event}</code></td><td>${describe(record)}${call === undefined ? '' : html` <a class="tool-call-link" href="${`${link(context.token, `/sessions/${chosen}`)}#${callAnchor(call)}`}">tool call ${call}</a>`}</td></tr>`;
+        },
       )}</tbody></table>`
 }`;
   return {
     status: 200,
-    html: page({ title: 'Audit', section: 'audit', token: context.token, body }),
+    html: page({
+      title: 'Audit',
+      section: 'audit',
+      token: context.token,
+      home: context.deps.homeDir,
+      body,
+    }),
   };
 }

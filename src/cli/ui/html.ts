@@ -98,8 +98,23 @@ code,pre{font:12px/1.4 ui-monospace,SFMono-Regular,Menlo,monospace}pre{backgroun
 .bar{background:#eef1f5;height:12px;width:260px;border-radius:3px;overflow:hidden}.bar span{display:block;height:100%;background:var(--accent)}
 .summary{display:flex;gap:16px;flex-wrap:wrap;margin:8px 0}.summary div{background:#fff;border:1px solid var(--line);padding:6px 10px;border-radius:4px}
 form{margin:8px 0}form label{margin-right:12px}.timeline td:first-child{white-space:nowrap;color:var(--dim)}
-svg text{font:11px system-ui,sans-serif;fill:var(--dim)}#skills td:first-child,#catalog td:nth-child(2),#catalog td:nth-child(3){white-space:nowrap}
+svg text{font:11px system-ui,sans-serif;fill:var(--dim)}#skills td:first-child,.decisions td:nth-child(2),.decisions td:nth-child(3){white-space:nowrap}
 `;
+
+/**
+ * `text` with the home folder written `~` wherever a path starts with it (`/home/me/project` →
+ * `~/project`), as a shell would: the pages say where things are without naming the machine's
+ * folders. `/home/me2` is not under `/home/me`; a home of `/` or none leaves the text as it is.
+ */
+export function homeRelative(text: string, home: string | undefined): string {
+  const base = home?.replace(/\/+$/, '') ?? '';
+  if (base === '') return text;
+  const pattern = new RegExp(
+    `(^|[^A-Za-z0-9._~/-])${base.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?=/|$|[^A-Za-z0-9._~-])`,
+    'g',
+  );
+  return text.replace(pattern, '$1~');
+}
 
 /** Where to put the one script the pages use (live updates of an open session). */
 export const SCRIPT_PATH = '/ui.js';
@@ -116,21 +131,24 @@ export function page(options: {
   readonly body: Html;
   /** The server-sent events URL this page follows, when it shows something still running. */
   readonly live?: string;
+  /** The user's home folder: paths under it are shown as `~/…` (see `homeRelative`). */
+  readonly home?: string;
 }): string {
   const nav = (['skills', 'catalog', 'sessions', 'audit'] as const).map(
     (section) =>
       html`<a href="${link(options.token, `/${section}`)}" class="${section === options.section ? 'here' : ''}">${section[0]?.toUpperCase()}${section.slice(1)}</a>`,
   );
   return `<!doctype html>${
-    html`<html lang="en"><head><meta charset="utf-8"><meta name="referrer" content="no-referrer"><title>${options.title} · skillhost ui</title><style>${trusted(STYLE)}</style></head><body${options.live === undefined ? '' : trusted(` data-live="${escapeHtml(options.live)}"`)}><header><strong>skillhost ui</strong><nav>${nav}</nav><span class="dim">read-only</span></header><main id="main">${options.body}</main>${options.live === undefined ? '' : html`<script src="${link(options.token, SCRIPT_PATH)}"></script>`}</body></html>`
+    html`<html lang="en"><head><meta charset="utf-8"><meta name="referrer" content="no-referrer"><title>${options.title} · skillhost ui</title><style>${trusted(STYLE)}</style></head><body${options.live === undefined ? '' : trusted(` data-live="${escapeHtml(options.live)}"`)}><header><strong>skillhost ui</strong><nav>${nav}</nav><span class="dim">read-only</span></header><main id="main">${trusted(homeRelative(options.body.markup, options.home === undefined ? undefined : escapeHtml(options.home)))}</main>${options.live === undefined ? '' : html`<script src="${link(options.token, SCRIPT_PATH)}"></script>`}</body></html>`
       .markup
   }`;
 }
 
 /**
- * The one script: follows the server-sent events of an open session and, on each change, loads
- * the page again and swaps its main part in (the new markup comes from the same server, escaped
- * as every page is).
+ * The one script: follows the server-sent events of a session and, on each change, loads the
+ * page again and swaps its main part in (the new markup comes from the same server, escaped as
+ * every page is). It keeps following after a run's end: a chat's next turn and a resumed run
+ * write to the same log, and the page shows them as they come.
  */
 export const LIVE_SCRIPT = `(() => {
   const url = document.body.dataset.live;
@@ -143,6 +161,5 @@ export const LIVE_SCRIPT = `(() => {
     const main = next.getElementById('main');
     if (main) document.getElementById('main').replaceChildren(...main.childNodes);
   });
-  source.addEventListener('end', () => source.close());
 })();
 `;

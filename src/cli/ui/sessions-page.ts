@@ -4,6 +4,7 @@ import {
   type SessionState,
   sessionStore,
 } from '../commands/session-log.js';
+import { callAnchor, decisionsByCall, readAuditTrail, recordAnchor } from './audit-page.js';
 import { type ChartCompaction, type ChartPoint, contextChart } from './chart.js';
 import type { UiContext } from './context.js';
 import { count, type Html, html, link, page } from './html.js';
@@ -40,7 +41,13 @@ ${store === undefined ? html`<p>Sessions are not kept here.</p>` : html`<p class
 ${rows.length === 0 ? html`<p>No sessions yet: <code>skillhost agent run</code> and <code>skillhost chat</code> keep theirs here.</p>` : ''}`;
   return {
     status: 200,
-    html: page({ title: 'Sessions', section: 'sessions', token: context.token, body }),
+    html: page({
+      title: 'Sessions',
+      section: 'sessions',
+      token: context.token,
+      home: context.deps.homeDir,
+      body,
+    }),
   };
 }
 
@@ -81,6 +88,8 @@ function row(
   decided: Map<string, Html>,
   results: Map<string, Event>,
   turn: () => Html,
+  compaction: () => string,
+  audited: (callId: string) => Html,
 ): Html | undefined {
   const when = html`<td>${text(event.time).slice(11, 19)}</td>`;
   switch (event.type) {
@@ -95,12 +104,12 @@ function row(
     case 'tool-call': {
       const id = text(event.id);
       const result = results.get(id);
-      return html`<tr class="tool-call">${when}<td>tool call</td><td><code>${text(event.name)}</code> <span class="dim">${short(JSON.stringify(event.input ?? null))}</span></td><td>${decided.get(id) ?? html`<span class="tag ask">pending</span>`}</td><td>${result === undefined ? '' : html`${result.isError === true ? html`<span class="bad">error${result.code === null ? '' : ` ${text(result.code)}`}</span>` : html`<span class="ok">ok</span>`} ${count(number(result.bytes) ?? 0)} bytes`}</td></tr>`;
+      return html`<tr class="tool-call" id="${callAnchor(id)}">${when}<td>tool call</td><td><code>${text(event.name)}</code> <span class="dim">${short(JSON.stringify(event.input ?? null))}</span></td><td>${decided.get(id) ?? html`<span class="tag ask">pending</span>`}${audited(id)}</td><td>${result === undefined ? '' : html`${result.isError === true ? html`<span class="bad">error${result.code === null ? '' : ` ${text(result.code)}`}</span>` : html`<span class="ok">ok</span>`} ${count(number(result.bytes) ?? 0)} bytes`}</td></tr>`;
     }
     case 'skill-state':
       return html`<tr class="skill-state">${when}<td>skill</td><td colspan="3"><strong>${text(event.skill)}</strong> <span class="tag ${text(event.state)}">${text(event.state)}</span> ${SKILL_REASONS[text(event.reason)] ?? text(event.reason)} <span class="dim">${count(number(event.tokens) ?? 0)} tokens, sha256 ${text(event.hash).slice(0, 12)}</span></td></tr>`;
     case 'compaction':
-      return html`<tr class="compaction">${when}<td><strong>compaction</strong></td><td colspan="3">${text(event.trigger)}: ${number(event.preTokens) === undefined ? '?' : count(number(event.preTokens) as number)} → ${number(event.postTokens) === undefined ? '?' : count(number(event.postTokens) as number)} tokens${number(event.pruned) === undefined ? '' : `, ${String(event.pruned)} tool outputs pruned`}${event.summarized === true ? ', summarised' : ''}${list(' kept', event.kept)}${list(' truncated', event.truncated)}${list(' demoted', event.demoted)}</td></tr>`;
+      return html`<tr class="compaction">${when}<td><strong>compaction ${compaction()}</strong></td><td colspan="3">${text(event.trigger)}: ${number(event.preTokens) === undefined ? '?' : count(number(event.preTokens) as number)} → ${number(event.postTokens) === undefined ? '?' : count(number(event.postTokens) as number)} tokens${number(event.pruned) === undefined ? '' : `, ${String(event.pruned)} tool outputs pruned`}${event.summarized === true ? ', summarised' : ''}${list(' kept', event.kept)}${list(' truncated', event.truncated)}${list(' demoted', event.demoted)}</td></tr>`;
     case 'retry':
     case 'model-switch':
     case 'warning':
@@ -187,8 +196,22 @@ export function sessionPage(context: UiContext, id: string): PageResult {
     turns += 1;
     return html`${turns}: ${short(words[turns - 1] ?? '', 200)}`;
   };
+  // Numbered as the chart's markers are (C1, C2, …: the compaction events in order).
+  let compacted = 0;
+  const compaction = () => {
+    compacted += 1;
+    return `C${compacted}`;
+  };
+  // The audit trail's decisions on each call (their records name the call's id), linked.
+  const byCall = decisionsByCall(readAuditTrail(context).records, state.id);
+  const audited = (callId: string): Html => {
+    const records = byCall.get(callId) ?? [];
+    return records.length === 0
+      ? html``
+      : html` <span class="dim decision-records">(audit ${records.map((record, index) => html`${index === 0 ? '' : ', '}<a href="${`${link(context.token, '/audit', { session: state.id })}#${recordAnchor(record)}`}">${record.event} #${record.seq}</a>`)})</span>`;
+  };
   const rows = events
-    .map((event) => row(event, decided, results, turn))
+    .map((event) => row(event, decided, results, turn, compaction, audited))
     .filter((item) => item !== undefined);
   const chart = chartData(events);
   const compactions = events.filter((event) => event.type === 'compaction');
@@ -196,7 +219,7 @@ export function sessionPage(context: UiContext, id: string): PageResult {
   const end = [...events].reverse().find((event) => event.type === 'end');
   const body = html`<h1>Session ${state.id}</h1>
 <div class="summary"><div>agent ${state.agent}</div><div>${state.provider} ${state.model}</div><div>created ${state.created}</div><div>${state.runs} run${state.runs === 1 ? '' : 's'}</div><div>${chart.points.length} requests</div><div>${calls} tool calls</div><div>${compactions.length} compactions</div><div>${end === undefined ? html`<span class="tag ask">running</span>` : html`<span class="tag ${end.status === 'done' ? 'allow' : 'deny'}">${text(end.status)}</span>`}</div><div><a href="${link(context.token, '/audit', { session: state.id })}">audit trail</a></div></div>
-${offeredSkills(context, state.agent, events)}
+${offeredSkills(context, state)}
 <h2>Context per request</h2>
 ${contextChart(chart)}
 ${
@@ -215,6 +238,7 @@ ${
       title: `Session ${state.id}`,
       section: 'sessions',
       token: context.token,
+      home: context.deps.homeDir,
       body,
       live: link(context.token, `/sessions/${state.id}/events`),
     }),

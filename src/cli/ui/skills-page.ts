@@ -57,7 +57,13 @@ ${entries.map(
 ${registry.diagnostics.length === 0 ? '' : html`<h2>Discovery</h2>${registry.diagnostics.map((finding) => html`<div class="warn">${finding.severity} ${finding.code}: ${finding.message} <code>${finding.file}</code></div>`)}`}`;
   return {
     status: 200,
-    html: page({ title: 'Skills', section: 'skills', token: context.token, body }),
+    html: page({
+      title: 'Skills',
+      section: 'skills',
+      token: context.token,
+      home: context.deps.homeDir,
+      body,
+    }),
   };
 }
 
@@ -142,6 +148,12 @@ ${
 <pre id="body">${read.skill?.body ?? '(not readable: see the diagnostics)'}</pre>`;
   return {
     status: 200,
-    html: page({ title: entry.name, section: 'skills', token: context.token, body }),
+    html: page({
+      title: entry.name,
+      section: 'skills',
+      token: context.token,
+      home: context.deps.homeDir,
+      body,
+    }),
   };
 }

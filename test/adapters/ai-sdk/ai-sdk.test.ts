@@ -113,6 +113,13 @@ describe('skillhost/ai-sdk with generateText', () => {
       triggered_by: 'model',
     });
     expect(w.records().some((record) => record.event === 'script-run')).toBe(true);
+    // The decision on the run names the model's id of the call it was about.
+    const decisions = w.records().filter((record) => record.event === 'permission-decide');
+    expect(decisions.length).toBeGreaterThan(0);
+    for (const record of decisions)
+      expect(record.tool_or_script_calls).toEqual([
+        expect.objectContaining({ script: 'scripts/report.sh', tool_call_id: 'call-2' }),
+      ]);
     expect(w.intact()).toBe(true);
   });
 

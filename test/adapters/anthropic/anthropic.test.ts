@@ -101,6 +101,13 @@ describe('skillhost/anthropic over the real Anthropic client and HTTP', () => {
 
     const events = w.records().map((record) => record.event);
     expect(events).toContain('script-run');
+    // The decision on the run names the model's id of the call it was about.
+    const decisions = w.records().filter((record) => record.event === 'permission-decide');
+    expect(decisions.length).toBeGreaterThan(0);
+    for (const record of decisions)
+      expect(record.tool_or_script_calls).toEqual([
+        expect.objectContaining({ script: 'scripts/report.sh', tool_call_id: 'toolu_2' }),
+      ]);
     expect(w.records().find((record) => record.event === 'skill-activate')).toMatchObject({
       skill_name: 'tool',
       triggered_by: 'model',
