@@ -77,6 +77,12 @@ export interface SkillFileSystem {
    * Results are in the order of `paths`.
    */
   statusMany?(paths: readonly string[], follow: boolean): Array<FileStatus | undefined>;
+  /**
+   * Whether a path names an entry, a symbolic link counting whatever it leads to: the answer
+   * `status(path, false) !== undefined` gives, which is what is asked without it (optional; an
+   * implementation may answer without making a status).
+   */
+  exists?(path: string): boolean;
   /** The canonical path with every symbolic link resolved, or undefined when it cannot be resolved. */
   realPath(path: string): string | undefined;
   /** Reads `relativePath` (POSIX, already checked to stay below root) from inside `root`. */

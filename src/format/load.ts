@@ -3,7 +3,7 @@ import { SkillhostError } from '../errors.js';
 import { cleanText } from './characters.js';
 import { type ParsedSkill, type ParseOptions, parseSkill, type SkillLocation } from './parse.js';
 import { allowedToolsString, metadataStrings } from './properties.js';
-import { detachString, pythonStrip } from './unicode.js';
+import { detachString, isAsciiName, pythonStrip } from './unicode.js';
 import { type ValidateOptions, validateSkill } from './validate.js';
 
 /** Two granularities: frontmatter only (discovery) or frontmatter and body (activation). */
@@ -49,7 +49,9 @@ export function toSkillMetadata(parsed: ParsedSkill): SkillMetadata | undefined 
   if (frontmatter === undefined) return undefined;
   const { name, description, license, compatibility } = frontmatter;
   if (typeof name !== 'string' || typeof description !== 'string') return undefined;
-  const normalisedName = pythonStrip(name).normalize('NFKC');
+  const strippedName = pythonStrip(name);
+  // ASCII text is its own NFKC form.
+  const normalisedName = isAsciiName(strippedName) ? strippedName : strippedName.normalize('NFKC');
   // What a runtime shows of a skill (catalogs, search results, MCP clients) carries no control
   // or hidden characters; strict validation still reports them as written.
   const trimmedDescription = pythonStrip(cleanText(description).text);

@@ -12,10 +12,31 @@ const stopWords = new Set(
   ),
 );
 
+// biome-ignore lint/suspicious/noControlCharactersInRegex: every ASCII character, controls too
+const asciiOnly = /^[\u0000-\u007f]*$/;
+
 /** Lower-case word tokens (Unicode letters and digits), without stop words. */
 export function tokenize(text: string): string[] {
   const tokens: string[] = [];
-  for (const match of text.toLowerCase().matchAll(/[\p{L}\p{N}]+/gu)) {
+  const lower = text.toLowerCase();
+  if (asciiOnly.test(lower)) {
+    // The same words without the Unicode expression: in ASCII, letters and digits are a-z, 0-9.
+    let start = -1;
+    for (let index = 0; index <= lower.length; index += 1) {
+      const code = index < lower.length ? lower.charCodeAt(index) : 0;
+      if ((code >= 97 && code <= 122) || (code >= 48 && code <= 57)) {
+        if (start === -1) start = index;
+      } else if (start !== -1) {
+        if (index - start > 1) {
+          const token = lower.slice(start, index);
+          if (!stopWords.has(token)) tokens.push(token);
+        }
+        start = -1;
+      }
+    }
+    return tokens;
+  }
+  for (const match of lower.matchAll(/[\p{L}\p{N}]+/gu)) {
     const token = match[0];
     if (token.length > 1 && !stopWords.has(token)) tokens.push(token);
   }
@@ -48,6 +69,18 @@ export function findKeywordStuffing(description: string): KeywordStuffing | unde
     countInvisible(description) > 0 ? removeInvisible(description) : description,
   );
   if (terms.length < STUFFING_MIN_REPEATS) return undefined;
+  // Nearly every description repeats nothing that often: the longest run of equal terms, once
+  // sorted, says so without counting each term.
+  const sorted = [...terms].sort();
+  let longest = 0;
+  for (let start = 0, index = 1; index <= sorted.length; index += 1) {
+    if (index === sorted.length || sorted[index] !== sorted[start]) {
+      longest = Math.max(longest, index - start);
+      start = index;
+    }
+  }
+  if (longest < STUFFING_MIN_REPEATS || longest / terms.length < STUFFING_MIN_SHARE)
+    return undefined;
   const counts = new Map<string, number>();
   let top: KeywordStuffing | undefined;
   for (const term of terms) {

@@ -28,6 +28,19 @@ const unsafeCharacter =
   // biome-ignore lint/suspicious/noControlCharactersInRegex: finding control characters is the point
   /[\u0000-\u0009\u000b\u000c\u000e-\u001f\u007f-\u009f\u2028\u2029\ufeff\ufffe\uffff]|\r(?!\n)|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
 
+/**
+ * Mappings are built on plain objects whose prototype is removed once they are complete: stores
+ * into an `Object.create(null)` object by computed key keep resetting V8's inline caches, so the
+ * scanner was never optimised. The one key a plain object treats specially is left to the library.
+ */
+const PROTO_KEY = '__proto__';
+
+function withoutPrototype(
+  mapping: Record<string, FrontmatterValue>,
+): Record<string, FrontmatterValue> {
+  return Object.setPrototypeOf(mapping, null) as Record<string, FrontmatterValue>;
+}
+
 /** Characters that may not start a plain scalar (YAML indicators), plus space. */
 function forbiddenPlainStart(code: number): boolean {
   switch (code) {
@@ -210,7 +223,7 @@ interface NestedMap {
 
 /** Reads one level of `  key: value` lines below a `key:` line. */
 function scanNestedMap(source: string, start: number): NestedMap | undefined {
-  const value: Record<string, FrontmatterValue> = Object.create(null);
+  const value: Record<string, FrontmatterValue> = {};
   const children = new Map<string, FieldLocation>();
   let indent = -1;
   let firstKeyOffset = -1;
@@ -235,7 +248,7 @@ function scanNestedMap(source: string, start: number): NestedMap | undefined {
     const afterColon = scanKey(source, keyStart, end);
     if (afterColon === -1) return undefined;
     const key = source.slice(keyStart, afterColon - 1);
-    if (key in value) return undefined;
+    if (key === PROTO_KEY || children.has(key)) return undefined;
     const valueStart = skipSpaces(source, afterColon, end);
     if (valueStart === end) return undefined;
     const entry = scanInlineValue(source, valueStart, end);
@@ -246,13 +259,13 @@ function scanNestedMap(source: string, start: number): NestedMap | undefined {
     position = newline + 1;
   }
   if (firstKeyOffset === -1) return undefined;
-  return { value, children, firstKeyOffset, next: position };
+  return { value: withoutPrototype(value), children, firstKeyOffset, next: position };
 }
 
 /** Parses the plain subset of frontmatter, or returns undefined to defer to the YAML library. */
 export function parseYamlFast(source: string): YamlResult | undefined {
   if (unsafeCharacter.test(source)) return undefined;
-  const data: Record<string, FrontmatterValue> = Object.create(null);
+  const data: Record<string, FrontmatterValue> = {};
   const locations = new Map<string, FieldLocation>();
   let position = 0;
   let count = 0;
@@ -274,7 +287,7 @@ export function parseYamlFast(source: string): YamlResult | undefined {
     const afterColon = scanKey(source, position, end);
     if (afterColon === -1) return undefined;
     const key = source.slice(position, afterColon - 1);
-    if (key in data) return undefined;
+    if (key === PROTO_KEY || locations.has(key)) return undefined;
     const valueStart = skipSpaces(source, afterColon, end);
     if (valueStart === end) {
       const nested = scanNestedMap(source, newline + 1);
@@ -310,5 +323,5 @@ export function parseYamlFast(source: string): YamlResult | undefined {
     count += 1;
   }
   if (count === 0) return undefined;
-  return { data, locations, problems: [], fast: true };
+  return { data: withoutPrototype(data), locations, problems: [], fast: true };
 }

@@ -201,6 +201,29 @@ function openThroughLinks(root: string, target: string): { fd: number } | ReadRe
   return { fd };
 }
 
+/**
+ * `join(root, name)` for the common case that needs no normalising: an absolute root without
+ * empty, `.` or `..` segments or a trailing slash, and a name that is one plain segment.
+ * Undefined otherwise.
+ */
+function plainJoin(root: string, name: string): string | undefined {
+  if (
+    root.length < 2 ||
+    root.charCodeAt(0) !== 47 ||
+    root.charCodeAt(root.length - 1) === 47 ||
+    root.includes('//') ||
+    root.includes('/./') ||
+    root.includes('/../') ||
+    root.endsWith('/.') ||
+    root.endsWith('/..') ||
+    name.includes('/') ||
+    name === '.' ||
+    name === '..'
+  )
+    return undefined;
+  return `${root}/${name}`;
+}
+
 function readFileWithin(
   root: string,
   relativePath: string,
@@ -208,7 +231,8 @@ function readFileWithin(
 ): ReadResult {
   const known = options.knownKind;
   if (known !== undefined && known !== 'file' && known !== 'symlink') return notRegular(known);
-  const target = relativePath === '' ? root : join(root, relativePath);
+  const target =
+    relativePath === '' ? root : (plainJoin(root, relativePath) ?? join(root, relativePath));
   let fd: number | undefined;
   if (!relativePath.includes('/')) {
     try {
@@ -271,6 +295,15 @@ function status(path: string, follow: boolean): FileStatus | undefined {
   }
 }
 
+/**
+ * `status(path, false) !== undefined` without a status object: `existsSync` answers for nearly
+ * every path (it follows links, so a link it says exists does); only a path it does not find is
+ * asked again without following, for a link that leads nowhere.
+ */
+function exists(path: string): boolean {
+  return existsSync(path) || status(path, false) !== undefined;
+}
+
 function realPath(path: string): string | undefined {
   try {
     return realpathSync.native(path);
@@ -285,6 +318,7 @@ export function createNodeFileSystem(): SkillFileSystem {
     listDirectory,
     status,
     statusMany: (paths, follow) => statusMany(paths, follow, status),
+    exists,
     realPath,
     readFileWithin,
   };

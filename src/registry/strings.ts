@@ -30,7 +30,12 @@ export class StringTable {
     let entries = noMetadata;
     if (keys.length > 0) {
       // Skills of one collection often carry the same metadata: equal maps are kept once.
-      const signature = JSON.stringify(keys.map((key) => [key, metadata.metadata[key]]));
+      // Each string with its length before it: no two different maps have one signature.
+      let signature = '';
+      for (const key of keys) {
+        const value = metadata.metadata[key] as string;
+        signature += `${key.length}:${key}${value.length}:${value}`;
+      }
       const shareable = signature.length <= MAX_SIGNATURE;
       const known = shareable ? this.#maps.get(signature) : undefined;
       if (known !== undefined) entries = known;

@@ -27,6 +27,11 @@ export interface CheckSkillOptions {
   readonly properties?: boolean;
   /** Check the body's relative links against the file system (default true). */
   readonly checkLinks?: boolean;
+  /**
+   * Check the body at all (characters, length, links; default true). Without, the verdict is
+   * the frontmatter's: for a caller that wants only the properties.
+   */
+  readonly checkBody?: boolean;
   /** The YAML library or its loader, for a frontmatter the fast scanner cannot read. */
   readonly yaml?: YamlSource;
 }
@@ -50,6 +55,7 @@ export function checkSkillDirectory(
     mode: options.mode ?? 'strict',
     ...(options.limits === undefined ? {} : { limits: options.limits }),
     ...(options.checkLinks === undefined ? {} : { checkLinks: options.checkLinks }),
+    ...(options.checkBody === undefined ? {} : { checkBody: options.checkBody }),
     ...(options.yaml === undefined ? {} : { yaml: options.yaml }),
   });
   const { parsed, diagnostics } = reading;

@@ -31,6 +31,11 @@ export function readingWalk(
     listDirectory: (path) => base.listDirectory(path),
     status: (path, follow) => base.status(path, follow),
     realPath: (path) => base.realPath(path),
+    ...(base.exists === undefined
+      ? {}
+      : {
+          exists: (path: string) => base.exists?.(path) ?? base.status(path, false) !== undefined,
+        }),
     ...(base.statusMany === undefined
       ? {}
       : {

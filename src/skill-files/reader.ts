@@ -33,6 +33,8 @@ export interface ReadSkillFileOptions {
   readonly limits?: Partial<ReadLimits>;
   /** At the full level, check the body's relative links against the file system (default true). */
   readonly checkLinks?: boolean;
+  /** At the full level, check the body at all (default true): the whole file is still read and decoded. */
+  readonly checkBody?: boolean;
   /** The YAML library or its loader, for a frontmatter the fast scanner cannot read. */
   readonly yaml?: YamlSource;
 }
@@ -150,12 +152,22 @@ export function readSkillFile(
   for (const diagnostic of checkFrontmatterFields(parsed, { mode: options.mode }))
     diagnostics.push(diagnostic);
   for (const diagnostic of checkAllowedTools(parsed)) diagnostics.push(diagnostic);
-  if (options.level === 'full') {
+  if (options.level === 'full' && options.checkBody !== false) {
+    // A body may link the same file many times (each section to one reference): ask once.
+    let answers: Map<string, boolean> | undefined;
     const fileExists =
       options.checkLinks === false
         ? undefined
-        : (relativePath: string) =>
-            fs.status(joinPath(directory, relativePath), false) !== undefined;
+        : (relativePath: string) => {
+            const known = answers?.get(relativePath);
+            if (known !== undefined) return known;
+            const path = joinPath(directory, relativePath);
+            const exists =
+              fs.exists === undefined ? fs.status(path, false) !== undefined : fs.exists(path);
+            answers ??= new Map();
+            answers.set(relativePath, exists);
+            return exists;
+          };
     for (const diagnostic of checkBody(parsed, {
       mode: options.mode,
       ...(fileExists === undefined ? {} : { fileExists }),

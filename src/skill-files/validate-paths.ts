@@ -87,9 +87,13 @@ export function validateSkillPaths(
   };
   let total = 0;
   let valid = 0;
+  // Only several PATHs can lead to one skill twice (a walk finds each once).
+  const overlapping = paths.length > 1;
   const record = (check: SkillCheck): void => {
-    if (seen.has(check.path)) return;
-    seen.add(check.path);
+    if (overlapping) {
+      if (seen.has(check.path)) return;
+      seen.add(check.path);
+    }
     total += 1;
     if (check.valid) valid += 1;
     if (retain === 'all' || (retain === 'with-diagnostics' && check.diagnostics.length > 0))

@@ -155,7 +155,8 @@ function descendInto(
     );
     return undefined;
   }
-  visitedReal.add(real);
+  // Only a followed link can lead back into what was searched: without links, keep no record.
+  if (limits.followSymlinks) visitedReal.add(real);
   return real;
 }
 

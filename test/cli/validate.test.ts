@@ -315,7 +315,8 @@ describe('skillhost validate and hostile text', () => {
     /** Validates one skill whose body has `links` broken links on one line; counts fs calls. */
     const validate = async (links: number) => {
       const root = tempDir();
-      const body = `\`code\` ${'[a](missing.md) '.repeat(links)}\n`;
+      const targets = Array.from({ length: links }, (_, index) => `[a](${index.toString(36)}) `);
+      const body = `\`code\` ${targets.join('')}\n`;
       writeTree(root, { 'demo/SKILL.md': skillText('name: demo\ndescription: d', body) });
       const calls: Record<string, number> = {};
       const fs = countingFileSystem(createNodeFileSystem(), calls);
@@ -335,6 +336,50 @@ describe('skillhost validate and hostile text', () => {
       expect.stringContaining('; only the first 1000 of 15000 links were checked'),
     );
     expect(messages).toContainEqual(expect.stringContaining('more broken links not listed'));
+  });
+
+  it('asks once about a file the body links many times, and counts a dangling link as there', async () => {
+    const root = tempDir();
+    const body = `${'[guide](references/guide.md) '.repeat(50)}[gone](gone.md) [moved](moved.md)\n`;
+    writeTree(root, {
+      'demo/SKILL.md': skillText('name: demo\ndescription: d', body),
+      'demo/references/guide.md': '# Guide\n',
+    });
+    symlinkSync('nowhere.md', join(root, 'demo', 'moved.md'));
+    const counting = (fs: SkillFileSystem) => {
+      const calls: Record<string, number> = {};
+      const counted = countingFileSystem(fs, calls);
+      const exists = fs.exists?.bind(fs);
+      return {
+        calls,
+        fs: {
+          ...counted,
+          ...(exists === undefined
+            ? {}
+            : {
+                exists: (path: string) => {
+                  calls.exists = (calls.exists ?? 0) + 1;
+                  return exists(path);
+                },
+              }),
+        },
+      };
+    };
+    const withExists = counting(createNodeFileSystem());
+    const { exists: _unused, ...plain } = createNodeFileSystem();
+    const withStatus = counting(plain);
+    const results = [];
+    for (const { fs } of [withExists, withStatus]) {
+      const run = await runCli(['validate', '--json', root], { fs });
+      results.push(JSON.parse(run.stdout).results[0].diagnostics);
+    }
+    // The same verdict either way: only gone.md is broken (moved.md is a link, if a dangling one).
+    expect(results[0]).toEqual(results[1]);
+    expect(results[0].map((d: { message: string }) => d.message)).toEqual([
+      expect.stringContaining("'gone.md'"),
+    ]);
+    expect(withExists.calls.exists).toBe(3);
+    expect(withExists.calls.status ?? 0).toBe((withStatus.calls.status ?? 0) - 3);
   });
 
   it('treats an empty metadata field as no metadata, as the reference does', async () => {

@@ -1,8 +1,10 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
   findKeywordStuffing,
   STUFFING_MIN_REPEATS,
   STUFFING_MIN_SHARE,
+  tokenize,
 } from '../../src/format/terms.js';
 import { validateSkill } from '../../src/format/validate.js';
 import { parseSkill } from '../../src/index.js';
@@ -50,5 +52,39 @@ describe('findKeywordStuffing: a term at least 4 times and at least 30% of the t
         }),
       ]);
     }
+  });
+});
+
+describe('tokenize', () => {
+  /** The words as the Unicode expression finds them; a stop word is one tokenize drops alone. */
+  const byExpression = (text: string) =>
+    [...text.toLowerCase().matchAll(/[\p{L}\p{N}]+/gu)]
+      .map((match) => match[0])
+      .filter((token) => token.length > 1 && tokenize(token).length === 1);
+
+  it('reads ASCII text as the Unicode expression does', () => {
+    const word = fc.constantFrom('pdf', 'PDF', 'x', 'the', 'And', 'use', 'when', 'a', 'v2', '42');
+    const text = fc
+      .array(fc.oneof(word, fc.string({ unit: 'binary-ascii', maxLength: 4 })), {
+        maxLength: 12,
+      })
+      .map((parts) => parts.join(''));
+    fc.assert(
+      fc.property(text, (value) => {
+        expect(tokenize(value)).toEqual(byExpression(value));
+      }),
+      { numRuns: 500 },
+    );
+    expect(tokenize('Use the PDF tool when PDFs v2 arrive')).toEqual([
+      'pdf',
+      'tool',
+      'pdfs',
+      'v2',
+      'arrive',
+    ]);
+  });
+
+  it('reads other text with the Unicode expression', () => {
+    expect(tokenize('Größe ÄNDERN café-menü x ½')).toEqual(['größe', 'ändern', 'café', 'menü']);
   });
 });

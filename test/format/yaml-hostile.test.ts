@@ -4,6 +4,7 @@ import { DEFAULT_READ_LIMITS } from '../../src/format/limits.js';
 import { parseSkill } from '../../src/format/parse.js';
 import { validateSkill } from '../../src/format/validate.js';
 import type { YamlEngine } from '../../src/format/yaml-engine.js';
+import { parseYamlFast } from '../../src/format/yaml-fast.js';
 
 /**
  * The work the parser asks of the YAML library, counted on the library itself: documents parsed,
@@ -125,6 +126,20 @@ describe('YAML attacks are refused with a code, with bounded work, without a cra
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();
     const strict = validateSkill(parsed, { mode: 'strict' }).map((diagnostic) => diagnostic.code);
     expect(strict).toContain('FIELD_UNKNOWN');
+  });
+
+  it('gives mappings without a prototype on the fast path too, and leaves __proto__ to the library', () => {
+    const fast = parseYamlFast('name: x\ndescription: y\nmetadata:\n  author: z\n');
+    expect(fast?.fast).toBe(true);
+    const data = (fast?.data ?? {}) as Record<string, unknown>;
+    expect(Object.getPrototypeOf(data)).toBeNull();
+    expect(Object.getPrototypeOf(data.metadata)).toBeNull();
+    expect(parseYamlFast('name: x\n__proto__: y\n')).toBeUndefined();
+    expect(parseYamlFast('metadata:\n  __proto__: y\n')).toBeUndefined();
+    // A key named like an inherited property is a key like any other.
+    expect(parseYamlFast('constructor: x\ntoString: y\n')?.data).toEqual(
+      Object.assign(Object.create(null), { constructor: 'x', toString: 'y' }),
+    );
   });
 
   it('rejects duplicate keys at any level', () => {
