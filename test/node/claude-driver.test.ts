@@ -679,14 +679,15 @@ describe('the claude driver: stopping', () => {
             { write: m.init() },
             { ask: { id: 'q1', tool: 'Bash', input: { command: 'ls' } } },
             { await: 'q1' },
-            { sleep: 5_000 },
+            { sleep: 8_000 },
           ],
         ],
       },
       {
-        idleTimeoutMs: 200,
+        // The fake must answer initialize within it too: wide enough for a loaded machine.
+        idleTimeoutMs: 1_500,
         permissions: async () => {
-          await new Promise((resolve) => setTimeout(resolve, 400));
+          await new Promise((resolve) => setTimeout(resolve, 3_000));
           waited = true;
           return { behavior: 'allow', scope: 'once' };
         },
