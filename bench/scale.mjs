@@ -6,7 +6,8 @@
 // against the SDK's minimal server, `catalog --budget` against `list`, and `refresh()`.
 //
 // Usage: npm run bench -- [--sizes 1000,10000,50000] [--trees plain,rich] [--rounds 5]
-//        [--quick] [--cache DIR] [--floor-io PATH] [--no-mcp]
+//        [--quick] [--cache DIR] [--floor-io PATH] [--no-mcp] [--only scale,start,mcp,catalog,refresh]
+// --only runs the named parts alone (default: all of them).
 // --quick (or SKILLHOST_BENCH_QUICK=1) is 1,000 and 10,000 skills, 3 rounds. Trees are generated
 // once into DIR (default: skillhost-bench-cache in the system's temporary folder) and reused.
 import { spawnSync } from 'node:child_process';
@@ -30,6 +31,7 @@ const sizes = option(
   .map(Number);
 const trees = option('trees', 'plain,rich').split(',');
 const rounds = Number(option('rounds', quick ? '3' : '5'));
+const only = new Set(option('only', 'scale,start,mcp,catalog,refresh').split(','));
 const cache = resolve(option('cache', join(tmpdir(), 'skillhost-bench-cache')));
 const floorIo = resolve(option('floor-io', join(root, '..', 'shared', 'bench', 'floor-io.mjs')));
 const bin = join(root, 'dist', 'cli', 'bin.js');
@@ -47,7 +49,7 @@ console.log(
     .join(' ')} at start)`,
 );
 
-for (const kind of trees) {
+for (const kind of only.has('scale') ? trees : []) {
   console.log('');
   console.log(`### ${kind} tree`);
   console.log('');
@@ -86,7 +88,7 @@ for (const kind of trees) {
 }
 
 // Start-up: the cost of a command over a bare `node -e 0`, many short runs.
-{
+if (only.has('start')) {
   const one = generateTree(cache, 1, 'plain');
   const startRounds = rounds * 4;
   const time = (argv) => {
@@ -124,7 +126,7 @@ for (const kind of trees) {
 }
 
 // Spawn to the MCP initialize answer, warm index, against the SDK's own minimal server.
-if (!args.includes('--no-mcp')) {
+if (!args.includes('--no-mcp') && only.has('mcp')) {
   console.log('');
   console.log(`### MCP: spawn to the initialize answer (median of ${rounds * 2} runs, warm index)`);
   console.log('');
@@ -149,7 +151,7 @@ if (!args.includes('--no-mcp')) {
 }
 
 // catalog --budget against list at 100 skills, cold processes.
-{
+if (only.has('catalog')) {
   const small = generateTree(cache, 100, 'plain');
   const sources = ['--no-default-sources', '--skills', small, '--no-cache'];
   const listArgs = [bin, 'list', ...sources];
@@ -168,7 +170,7 @@ if (!args.includes('--no-mcp')) {
 }
 
 // refresh() after one changed file, in process, at 10,000 skills (or the largest size below).
-{
+if (only.has('refresh')) {
   const yaml = await import('yaml');
   const { SkillRegistry } = await import('../dist/internal.js');
   const { createNodeFileSystem, sha256 } = await import('../dist/node/index.js');

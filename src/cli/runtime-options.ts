@@ -186,6 +186,11 @@ export function openRuntime(
   sources: {
     /** Roots of project and user sources to leave out (folders a client serves itself). */
     readonly leaveOut?: readonly string[];
+    /**
+     * A long-running server: keep discovery's scans (a refresh after a change reads only what
+     * changed) and open from the index unchecked (the watch's first refresh checks it).
+     */
+    readonly server?: boolean;
   } = {},
 ): OpenedRuntime {
   const found = sourceSettings(args, deps);
@@ -206,7 +211,7 @@ export function openRuntime(
   const runtime = createSkillRuntime({
     sources: settings.sources,
     version: VERSION,
-    keepScans: false,
+    ...(sources.server === true ? { indexFirst: true } : { keepScans: false }),
     discovery: settings.discovery,
     disabled: settings.disabled,
     externalSkills: settings.externalSkills,

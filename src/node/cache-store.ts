@@ -1,4 +1,3 @@
-import { randomBytes } from 'node:crypto';
 import {
   chmodSync,
   closeSync,
@@ -12,6 +11,7 @@ import {
 } from 'node:fs';
 import { join } from 'node:path';
 import type { CacheStore } from '../deps.js';
+import { nodeCrypto } from './hash.js';
 
 const safeKey = /^[A-Za-z0-9._-]{1,200}$/;
 
@@ -33,7 +33,7 @@ export function createDirectoryCacheStore(directory: string): CacheStore {
     save(key, text) {
       if (!safeKey.test(key)) return;
       const target = join(directory, `${key}.json`);
-      const temporary = `${target}.${randomBytes(6).toString('hex')}.tmp`;
+      const temporary = `${target}.${nodeCrypto().randomBytes(6).toString('hex')}.tmp`;
       try {
         mkdirSync(directory, { recursive: true, mode: 0o700 });
         const fd = openSync(temporary, 'wx', 0o600);

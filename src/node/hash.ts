@@ -1,13 +1,22 @@
-import { createHash, randomUUID } from 'node:crypto';
+import type * as Crypto from 'node:crypto';
 import type { ContentHasher } from '../deps.js';
 
-/** SHA-256 of the bytes, as lower-case hex. */
-export const sha256: ContentHasher = (bytes) => createHash('sha256').update(bytes).digest('hex');
+let loaded: typeof Crypto | undefined;
 
 /**
- * A new random identifier (a version 4 UUID): audit session ids, MCP session ids. Loaded with
- * the hash module, which already takes node:crypto.
+ * node:crypto, loaded on first use: most of Node's crypto (web crypto included) is compiled when
+ * it loads, which a command that never hashes (validate, --help) does not pay for.
  */
+export function nodeCrypto(): typeof Crypto {
+  loaded ??= process.getBuiltinModule('node:crypto');
+  return loaded;
+}
+
+/** SHA-256 of the bytes, as lower-case hex. */
+export const sha256: ContentHasher = (bytes) =>
+  nodeCrypto().createHash('sha256').update(bytes).digest('hex');
+
+/** A new random identifier (a version 4 UUID): audit session ids, MCP session ids. */
 export function randomId(): string {
-  return randomUUID();
+  return nodeCrypto().randomUUID();
 }

@@ -1,4 +1,4 @@
-import { Worker } from 'node:worker_threads';
+import type { Worker } from 'node:worker_threads';
 import type { EntryKind, FileStatus } from '../deps.js';
 
 /**
@@ -46,7 +46,9 @@ let helperBroken = false;
 function startHelper(): Worker | undefined {
   if (helper !== undefined || helperBroken) return helper;
   try {
-    helper = new Worker(workerSource, { eval: true });
+    // Loaded here, on the first large batch: a short command never pays for worker_threads.
+    const { Worker: HelperThread } = process.getBuiltinModule('node:worker_threads');
+    helper = new HelperThread(workerSource, { eval: true });
     helper.unref();
     helper.on('error', () => {
       helperBroken = true;

@@ -14,6 +14,10 @@ export async function createChokidarWatcher(): Promise<DirectoryWatcher> {
       ignored: (path: string) => /(^|\/)(\.git|node_modules)(\/|$)/.test(path),
     });
     watcher.on('all', (_event: string, path: string) => onChange(path));
+    // What changed between the caller's last look and the end of chokidar's first scan is in
+    // no event: its readiness counts as a change, so the caller looks once more.
+    const [first] = roots;
+    if (first !== undefined) watcher.once('ready', () => onChange(first));
     watcher.on('error', () => {
       // A folder that disappears or cannot be read is noticed by the next refresh.
     });

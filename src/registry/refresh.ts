@@ -72,6 +72,8 @@ export interface RescanInputs {
   readonly cache?: CacheStore;
   /** Ask for the statuses of known skill files in one batch even on a start from the cache. */
   readonly batchFromCache: boolean;
+  /** Take a source's cached index as its scan, checking no file (`indexFirst`). */
+  readonly trustCache?: boolean;
   readonly yaml?: YamlSource;
 }
 
@@ -96,6 +98,10 @@ export function rescanSources(previous: readonly SourceScan[], inputs: RescanInp
       const text = cache.load(key);
       earlier = text === undefined ? undefined : decodeScan(text, source, key, strings);
       if (earlier !== undefined) cachedSources += 1;
+      if (earlier !== undefined && inputs.trustCache === true) {
+        reused += earlier.skills.size;
+        return earlier;
+      }
     }
     // A batch over a helper thread pays off for a registry that lives on and refreshes; a
     // one-shot start from the index cache is better off without the thread's memory.

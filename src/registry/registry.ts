@@ -52,6 +52,12 @@ export interface RegistryOptions {
    */
   readonly keepScans?: boolean;
   /**
+   * Open from the index cache as it was saved, checking no file (a source without an index is
+   * scanned as usual): for a server that must answer at once. The first `refresh()` checks
+   * every file and reports what changed since the index was saved.
+   */
+  readonly indexFirst?: boolean;
+  /**
    * The YAML library, or a function that loads it, for a frontmatter the fast scanner cannot
    * read; without it such a skill is skipped with YAML_LIBRARY_MISSING. The public entries pass it.
    */
@@ -242,6 +248,7 @@ export class SkillRegistry {
       strings: this.#strings,
       version: this.#options.version ?? 'dev',
       ...(useCache && cache !== undefined ? { cache } : {}),
+      trustCache: useCache && this.#options.indexFirst === true,
       batchFromCache: keepScans !== false,
       ...(this.#options.yaml === undefined ? {} : { yaml: this.#options.yaml }),
     });

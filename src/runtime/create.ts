@@ -71,6 +71,12 @@ export interface CreateSkillRuntimeOptions {
    * with false.
    */
   readonly keepScans?: boolean;
+  /**
+   * Open from the index cache as it was saved, checking no file (a source without an index is
+   * scanned as usual): for a server that must answer at once. The first `refresh()` (the MCP
+   * server's watch starts with one) checks every file and reports what changed.
+   */
+  readonly indexFirst?: boolean;
   /** Bounds on resource reads (size, binary handling). */
   readonly resources?: ResourceOptions;
   /**

@@ -99,6 +99,7 @@ export interface RuntimeParts {
   readonly cache?: CacheStore;
   readonly version?: string;
   readonly keepScans?: boolean;
+  readonly indexFirst?: boolean;
   /** The YAML library or its loader, for a frontmatter the fast scanner cannot read. */
   readonly yaml?: YamlSource;
   readonly scripts?: ScriptSettings;
@@ -250,6 +251,7 @@ export class Runtime implements SkillRuntime {
       ...(parts.cache === undefined ? {} : { cache: parts.cache }),
       ...(parts.version === undefined ? {} : { version: parts.version }),
       ...(parts.keepScans === undefined ? {} : { keepScans: parts.keepScans }),
+      ...(parts.indexFirst === undefined ? {} : { indexFirst: parts.indexFirst }),
       ...(parts.yaml === undefined ? {} : { yaml: parts.yaml }),
       ...(parts.disabled === undefined ? {} : { disabled: parts.disabled }),
       ...(parts.externalSkills === undefined ? {} : { externalSkills: parts.externalSkills }),

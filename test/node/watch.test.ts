@@ -55,6 +55,32 @@ describe('SkillRegistry.watch with chokidar', () => {
     }
   });
 
+  it('reports a skill added while chokidar made its first scan (which gives no event)', async () => {
+    const root = tempDir();
+    writeSkill(root, 'first');
+    const registry = SkillRegistry.open({
+      fs: createNodeFileSystem(),
+      sources: [{ id: 'user', kind: 'user', root, trust: 'trusted', enabled: true }],
+    });
+    const events: RegistryChanges[] = [];
+    const handle = registry.watch(
+      await createChokidarWatcher(),
+      (changes) => events.push(changes),
+      { debounceMs: 50 },
+    );
+    try {
+      // Written before chokidar's first scan has read the folder: it finds the skill as it was.
+      writeSkill(root, 'early');
+      await until(
+        () => events.some((e) => e.added.some((entry) => entry.name === 'early')),
+        'the skill added during the first scan',
+      );
+      expect(registry.resolve('early')).toBeDefined();
+    } finally {
+      await handle.close();
+    }
+  });
+
   it('calls the listener only after changes settle, once per burst', () => {
     const root = tempDir();
     writeSkill(root, 'one');

@@ -281,6 +281,27 @@ describe('SkillRegistry', () => {
     expect(after.resolve('s1')?.metadata?.description).toBe('New text.');
   });
 
+  it('opens from the index unchecked with indexFirst; the first refresh checks every file', () => {
+    const root = tempDir();
+    for (let index = 0; index < 5; index += 1) writeSkill(root, `s${index}`);
+    const cache = memoryCache();
+    const sources = [source('explicit', 'explicit', root)];
+    SkillRegistry.open({ fs, sources, cache });
+    writeFileSync(join(root, 's1', 'SKILL.md'), skillText('name: s1\ndescription: New text.'));
+    writeSkill(root, 's9');
+    const quick = SkillRegistry.open({ fs, sources, cache, indexFirst: true });
+    // As the index was saved: nothing read, the change not seen yet.
+    expect(quick.stats).toMatchObject({ read: 0, reused: 5, cachedSources: 1 });
+    expect(quick.resolve('s1')?.metadata?.description).not.toBe('New text.');
+    expect(quick.resolve('s9')).toBeUndefined();
+    const changes = quick.refresh();
+    expect(changes.added.map((entry) => entry.name)).toEqual(['s9']);
+    expect(quick.resolve('s1')?.metadata?.description).toBe('New text.');
+    // Without an index, indexFirst scans as usual.
+    const fresh = SkillRegistry.open({ fs, sources, indexFirst: true });
+    expect(fresh.active()).toHaveLength(6);
+  });
+
   it('ignores a corrupt or foreign index entry', () => {
     const root = tempDir();
     writeSkill(root, 'one');

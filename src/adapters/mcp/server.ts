@@ -288,10 +288,15 @@ export class SkillServerHub {
     return () => this.#listeners.delete(listener);
   }
 
-  /** Starts watching the sources (once); a change is announced once its catalogs are rendered. */
+  /**
+   * Starts watching the sources (once); a change is announced once its catalogs are rendered.
+   * Every skill file is checked first, before the watcher is even loaded: what changed while no
+   * server ran (the CLI's server opens from the index as it was saved, checking no file) is
+   * announced like any change, before the next request is read. What changes while the watcher
+   * starts, it reports once it is ready.
+   */
   async watch(): Promise<void> {
-    if (this.#watch !== undefined) return;
-    const watcher = this.#options.watcher ?? (await createChokidarWatcher());
+    if (this.#stopListening !== undefined) return;
     this.#stopListening = this.runtime.onChange(() => {
       this.prepare()
         .catch((error: unknown) => this.report(error))
@@ -299,6 +304,9 @@ export class SkillServerHub {
           for (const listener of this.#listeners) listener();
         });
     });
+    this.runtime.refresh();
+    const watcher = this.#options.watcher ?? (await createChokidarWatcher());
+    if (this.#stopListening === undefined) return; // closed meanwhile
     this.#watch = this.runtime.watch(watcher);
   }
 

@@ -118,17 +118,21 @@ async function serve({ argv, io, deps }: CommandContext): Promise<number> {
     { stdout: io.stdout, stderr: io.stderr },
     {},
     {},
-    client === undefined
-      ? {}
-      : {
-          leaveOut: clientSkillFolders(client, {
-            projectDir,
-            homeDir: deps.homeDir,
-            env: deps.env,
-            platform: deps.platform ?? 'linux',
-            resolvePath: deps.resolvePath,
+    {
+      // Watching, the server answers from the index and checks it once it has answered.
+      ...(args.options.watch === false ? {} : { server: true }),
+      ...(client === undefined
+        ? {}
+        : {
+            leaveOut: clientSkillFolders(client, {
+              projectDir,
+              homeDir: deps.homeDir,
+              env: deps.env,
+              platform: deps.platform ?? 'linux',
+              resolvePath: deps.resolvePath,
+            }),
           }),
-        },
+    },
   );
   for (const source of opened.leftOut)
     io.stderr.write(

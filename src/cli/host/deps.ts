@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import { unlinkSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { homedir } from 'node:os';
@@ -8,7 +7,7 @@ import { setFlagsFromString } from 'node:v8';
 import { openJsonlAuditSink, readAuditLogFile } from '../../node/audit-sink.js';
 import { createDirectoryCacheStore } from '../../node/cache-store.js';
 import { createNodeFileSystem } from '../../node/fs.js';
-import { sha256 } from '../../node/hash.js';
+import { randomId, sha256 } from '../../node/hash.js';
 import type { ScriptRunner } from '../../node/index.js';
 import type * as Sandbox from '../../node/sandbox.js';
 import type * as SessionStore from '../../node/session-store.js';
@@ -88,7 +87,7 @@ export function createNodeCliDeps(): CliDeps {
     readText: readAuditLogFile,
     removeFile: (path) => unlinkSync(path),
     now: () => new Date(),
-    newSessionId: () => randomUUID(),
+    newSessionId: randomId,
     sessions: (directory) => sessionStore().createSessionStore(directory),
     readPrivateFile: (path) => sessionStore().readPrivateFile(path),
     platform: process.platform,

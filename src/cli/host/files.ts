@@ -1,4 +1,3 @@
-import { spawn } from 'node:child_process';
 import {
   accessSync,
   constants,
@@ -92,6 +91,8 @@ export function openUrl(url: string): Promise<void> {
       : process.platform === 'win32'
         ? ['cmd', ['/c', 'start', '', url]]
         : ['xdg-open', [url]];
+  // Loaded here: only `ui` opens a browser, and child_process costs every other command.
+  const { spawn } = process.getBuiltinModule('node:child_process');
   return new Promise((resolve, reject) => {
     const child = spawn(command as string, args as string[], { detached: true, stdio: 'ignore' });
     child.once('error', reject);

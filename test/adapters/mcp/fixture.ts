@@ -177,12 +177,27 @@ export async function expectBadCallsRefused(client: Client): Promise<void> {
   expect(tools.map((tool) => tool.name)).toContain('skillhost_activate');
 }
 
-/** Resolves when `condition` holds, checking after each notification the caller counts. */
-export function waitFor(check: () => boolean, register: (wake: () => void) => void): Promise<void> {
-  return new Promise((resolve) => {
-    if (check()) resolve();
-    register(() => {
-      if (check()) resolve();
-    });
+/**
+ * Resolves when `check` holds, checking after each notification the caller counts; rejects,
+ * naming `what`, when it still does not hold after `timeoutMs`.
+ */
+export function waitFor(
+  check: () => boolean,
+  register: (wake: () => void) => void,
+  what = 'the condition',
+  timeoutMs = 20_000,
+): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(
+      () => reject(new Error(`waited ${timeoutMs} ms for ${what}`)),
+      timeoutMs,
+    );
+    const wake = () => {
+      if (!check()) return;
+      clearTimeout(timer);
+      resolve();
+    };
+    register(wake);
+    wake();
   });
 }

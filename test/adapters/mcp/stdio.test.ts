@@ -1,4 +1,4 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/client';
@@ -13,6 +13,7 @@ import { CANONICAL_TOOLS } from '../../../src/policy/tools.js';
 import { defaultSources } from '../../../src/registry/sources.js';
 import { createSkillRuntime } from '../../../src/runtime/create.js';
 import { shellRunner } from '../../helpers/shell.js';
+import { skillText, writeTree } from '../../helpers/temp.js';
 import {
   addSkill,
   ESCAPES,
@@ -26,6 +27,7 @@ import {
   type SkillTree,
   skillTree,
   textOf,
+  waitFor,
 } from './fixture.js';
 
 const repository = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
@@ -268,6 +270,74 @@ describe('skillhost mcp over stdio (the built bin, the SDK client)', () => {
     const { prompts } = await client.listPrompts();
     expect(prompts.map((prompt) => prompt.name)).toContain('later');
   });
+
+  it('a skill added while no server ran is announced by a server started from a stale index', async () => {
+    // A tree and an index of its own: the first server writes the index, then, while no
+    // server runs, a skill is added, another's description changes and a third is removed.
+    const own = skillTree(scratch);
+    const home = scratch.folder('skillhost-mcp-stale-');
+    const env = { ...getDefaultEnvironment(), SKILLHOST_HOME: join(home, '.skillhost') };
+    const argv = [bin, 'mcp', '--no-default-sources', '--skills', own.skills];
+    const start = async () => {
+      const started = new Client({ name: 'skillhost-test', version: '1.0.0' });
+      const told = new Set<string>();
+      let wake = () => {};
+      for (const kind of ['tools', 'prompts', 'resources'] as const) {
+        started.setNotificationHandler(`notifications/${kind}/list_changed`, () => {
+          told.add(kind);
+          wake();
+        });
+      }
+      await started.connect(
+        new StdioClientTransport({ command: process.execPath, args: argv, env, stderr: 'ignore' }),
+      );
+      return { client: started, told, onNotice: (listener: () => void) => (wake = listener) };
+    };
+    const first = await start();
+    expect(first.client.getInstructions()).toContain('<name>notes</name>');
+    await first.client.close();
+    expect(readdirSync(join(home, '.skillhost')).length).toBeGreaterThan(0);
+
+    addSkill(own, 'while-away');
+    writeTree(own.skills, {
+      'notes/SKILL.md': skillText('name: notes\ndescription: Rewrites minutes while away.'),
+    });
+    rmSync(join(own.skills, 'guarded'), { recursive: true });
+
+    const second = await start();
+    try {
+      const listed = async () => {
+        const { tools } = await second.client.listTools();
+        const activate = tools.find((tool) => tool.name === 'skillhost_activate');
+        return { schema: JSON.stringify(activate?.inputSchema), text: activate?.description ?? '' };
+      };
+      // Answered from the index as it was saved, the catalog at initialize may be stale; then
+      // the client must be told, and what it lists again is the skills as they are now.
+      if (!(second.client.getInstructions() ?? '').includes('<name>while-away</name>')) {
+        await waitFor(
+          () => ['tools', 'prompts', 'resources'].every((kind) => second.told.has(kind)),
+          second.onNotice,
+          'list_changed for tools, prompts and resources',
+        );
+      }
+      const now = await listed();
+      expect(now.schema).toContain('"while-away"');
+      expect(now.schema).not.toContain('"guarded"');
+      // The activation tool's catalog, which depends on the skills, is told again too.
+      expect(now.text).toContain('while-away');
+      expect(now.text).toContain('Rewrites minutes while away.');
+      const { prompts } = await second.client.listPrompts();
+      expect(prompts.map((entry) => entry.name).sort()).toEqual(['hello', 'notes', 'while-away']);
+      const activation = await second.client.callTool({
+        name: 'skillhost_activate',
+        arguments: { name: 'while-away' },
+      });
+      expect(activation.isError).toBeFalsy();
+      expect(textOf(activation)).toContain('while-away');
+    } finally {
+      await second.client.close();
+    }
+  }, 60_000);
 
   it('records every call in the audit log, in an intact chain', async () => {
     const parsed = parseAuditLog(readFileSync(auditLog, 'utf8'));
