@@ -11,6 +11,7 @@ import { describe, expect, it } from 'vitest';
 import { runCli } from '../helpers/cli.js';
 import { fakeAcpAgent } from '../helpers/fake-acp.js';
 import { type FakeScenario, fakeClaude, claudeMessages as m } from '../helpers/fake-claude.js';
+import { type CursorScenario, cursorMessages as cm, fakeCursor } from '../helpers/fake-cursor.js';
 import { tempDir } from '../helpers/temp.js';
 
 /**
@@ -542,5 +543,102 @@ describe('skillhost agent run with --provider acp', () => {
     ]);
     expect(stray.code).toBe(2);
     expect(stray.stderr).toContain('--acp-command goes with --provider acp');
+  });
+});
+
+describe('skillhost agent run with --provider cursor --cursor-print', () => {
+  function installCursor(scenario: CursorScenario) {
+    const fake = fakeCursor(scenario);
+    const bin = join(fake.dir, 'bin');
+    mkdirSync(bin);
+    const launcher = join(bin, 'agent');
+    writeFileSync(
+      launcher,
+      `#!/bin/sh\nexec ${JSON.stringify(process.execPath)} ${JSON.stringify(fake.prefix[0])} "$@"\n`,
+    );
+    chmodSync(launcher, 0o755);
+    return { fake, env: { ...fake.env, PATH: `${bin}:${fake.env.PATH}` } };
+  }
+  const cursorArgs = [
+    'agent',
+    'run',
+    ...base,
+    'code-analyst',
+    'Review src/',
+    '--provider',
+    'cursor',
+  ];
+
+  it('is refused with a coded reason while a question could be left to ask, before Cursor starts', async () => {
+    const { fake, env } = installCursor({ turns: [] });
+    const run = await runCli([...cursorArgs, '--cursor-print'], {
+      home: tempDir('skillhost-home-'),
+      env,
+    });
+    expect(run.code).toBe(3);
+    expect(run.stderr).toContain('CLI_AGENT_MODE_UNSAFE');
+    expect(run.stderr).toContain("Cursor's print mode cannot ask for approval");
+    expect(run.stderr).toContain('--yes');
+    expect(existsSync(join(fake.dir, 'record.json'))).toBe(false);
+  });
+
+  it('runs print mode with --yes, with a warning, never --force, the instructions on standard input', async () => {
+    const home = tempDir('skillhost-home-');
+    const { fake, env } = installCursor({
+      turns: [
+        [
+          { write: cm.init() },
+          { write: cm.assistant('Print answer.') },
+          { write: cm.result('Print answer.') },
+        ],
+      ],
+    });
+    const run = await runCli([...cursorArgs, '--cursor-print', '--yes', '--deny', 'Bash(rm:*)'], {
+      home,
+      env,
+    });
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stdout).toContain('Print answer.');
+    expect(run.stderr).toContain("Cursor's print mode cannot ask for approval");
+    const [only] = fake.record();
+    expect(only?.argv).toContain('-p');
+    expect(only?.argv.join(' ')).not.toMatch(/--force|--yolo|Code analyst/);
+    expect(only?.prompt).toContain('# Code analyst');
+    expect(JSON.parse(only?.files['cli-config.json']?.text ?? '{}').permissions.deny).toContain(
+      'Shell(rm)',
+    );
+    const mcp = JSON.parse(only?.files['mcp.json']?.text ?? '{}').mcpServers.skillhost;
+    expect(mcp.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/mcp$/);
+    expect(sessionLog(home)).toContainEqual(
+      expect.objectContaining({ type: 'agent-session', id: 'chat-1' }),
+    );
+  });
+
+  it('takes --cursor-print only with --provider cursor', async () => {
+    const claude = await runCli([
+      'agent',
+      'run',
+      ...base,
+      'code-analyst',
+      'x',
+      '--cursor-print',
+      '--yes',
+    ]);
+    expect(claude.code).toBe(2);
+    expect(claude.stderr).toContain('--cursor-print goes with --provider cursor');
+    const api = await runCli([
+      ...[
+        'agent',
+        'run',
+        ...base,
+        'code-analyst',
+        'x',
+        '--provider',
+        'anthropic',
+        '--cursor-print',
+      ],
+    ]);
+    expect(api.code).toBe(2);
+    expect(api.stderr).toContain('--cursor-print is for a command-line agent');
   });
 });
