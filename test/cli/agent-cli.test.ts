@@ -77,6 +77,12 @@ const GRANT_AND_DENY = [
   { write: m.result() },
 ];
 
+const ANSWER = [
+  { write: m.init() },
+  { write: m.assistant('msg_1', [{ type: 'text', text: 'Hello back.' }]) },
+  { write: m.result() },
+];
+
 describe('skillhost agent run with --provider claude', () => {
   it('says how to install Claude Code, or which model API to use, when it is missing', async () => {
     const run = await runCli(['agent', 'run', ...base, 'code-analyst', 'Review it'], {
@@ -175,6 +181,46 @@ describe('skillhost agent run with --provider claude', () => {
     );
     expect(resumed.code, resumed.stderr).toBe(0);
     expect(next.fake.record().argv).toContain('--resume=session-1');
+  });
+
+  it('passes no model when none was chosen, and records the one Claude Code reports', async () => {
+    const home = tempDir('skillhost-home-');
+    const agents = tempDir('skillhost-agents-');
+    mkdirSync(join(agents, 'plain'));
+    writeFileSync(
+      join(agents, 'plain', 'agent.yaml'),
+      'name: plain\ndescription: "An agent that names no model"\n',
+    );
+    writeFileSync(join(agents, 'plain', 'instructions.md'), '# Plain\n\nAnswer briefly.\n');
+    const { fake, env } = installFake({ turns: [ANSWER] });
+    const run = await runCli(
+      [
+        'agent',
+        'run',
+        '--no-default-sources',
+        '--skills',
+        join(examples, 'skills'),
+        '--agents',
+        agents,
+        'plain',
+        'Hello',
+        '--json',
+      ],
+      { home, env },
+    );
+    expect(run.code, run.stderr).toBe(0);
+    expect(fake.record().argv.some((arg) => arg.startsWith('--model'))).toBe(false);
+    const log = sessionLog(home);
+    expect(log[0]).toMatchObject({ type: 'session', provider: 'claude', model: '' });
+    expect(log).toContainEqual(
+      expect.objectContaining({ type: 'agent-session', id: 'session-1', model: 'claude-test-1' }),
+    );
+    const started = run.stdout
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line))
+      .find((event) => event.type === 'start');
+    expect(started).toMatchObject({ provider: 'claude', model: 'claude-test-1' });
   });
 
   it('stops with exit 3 when a call needs an approval and no one can give it', async () => {
