@@ -1,13 +1,15 @@
 #!/usr/bin/env node
 // Runs the example code-analyst agent on a task with `skillhost agent run`, on the first model
-// that is usable here: an Anthropic or OpenAI key in the environment, or an OpenAI-compatible
-// server on this machine (Ollama's or LM Studio's port). Without one it starts a scripted local
-// model (examples/scripted-model.mjs) and says so. It never needs the network for that.
+// that is usable here (examples/provider-choice.mjs): a logged-in Claude Code, an Anthropic or
+// OpenAI key in the environment, or an OpenAI-compatible server on this machine (Ollama's or LM
+// Studio's port). Without one it starts a scripted local model (examples/scripted-model.mjs) and
+// says so. Choosing never calls a remote service, and the scripted model needs no network.
 
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { chooseProvider } from './provider-choice.mjs';
 import { startScriptedModel } from './scripted-model.mjs';
 
 const examples = dirname(fileURLToPath(import.meta.url));
@@ -17,53 +19,22 @@ const task =
   process.argv.slice(2).find((argument) => argument !== '--keep') ??
   'Review the example skills folder: which files are largest, and what would you check first?';
 
-/** An OpenAI-compatible server on localhost, and its first model, if one answers quickly. */
-async function localServer() {
-  for (const base of [
-    'http://127.0.0.1:11434/v1',
-    'http://127.0.0.1:1234/v1',
-    'http://127.0.0.1:8080/v1',
-  ]) {
-    try {
-      const response = await fetch(`${base}/models`, { signal: AbortSignal.timeout(300) });
-      if (!response.ok) continue;
-      const body = await response.json();
-      const model = body?.data?.[0]?.id;
-      if (typeof model === 'string') return { base, model };
-    } catch {
-      // Nothing listens there.
-    }
-  }
-  return undefined;
-}
-
 let scripted;
 let provider;
 const env = { ...process.env, SKILLHOST_HOME: mkdtempSync(join(tmpdir(), 'skillhost-agent-run-')) };
 // Its sessions and audit log live in a folder of its own, removed at the end unless --keep.
 if (!keep) process.on('exit', () => rmSync(env.SKILLHOST_HOME, { recursive: true, force: true }));
-const extra = [];
-if (process.env.ANTHROPIC_API_KEY) {
-  provider = 'anthropic (ANTHROPIC_API_KEY)';
+const choice = await chooseProvider();
+const extra = [...choice.args];
+provider = choice.label;
+if (choice.kind === 'scripted') {
+  scripted = await startScriptedModel();
+  provider = `${choice.label}, at ${scripted.url}`;
+  // The scripted model speaks the Messages API; the key is a placeholder it never checks.
+  env.ANTHROPIC_BASE_URL = scripted.url;
+  env.ANTHROPIC_API_KEY = 'scripted-model-placeholder';
   extra.push('--provider', 'anthropic');
-} else if (process.env.OPENAI_API_KEY) {
-  provider = 'openai (OPENAI_API_KEY)';
-  extra.push('--provider', 'openai', '--model', 'gpt-5-mini');
-} else {
-  const local = await localServer();
-  if (local !== undefined) {
-    provider = `openai-compatible at ${local.base} (${local.model})`;
-    extra.push('--provider', 'openai-compatible', '--base-url', local.base, '--model', local.model);
-  } else {
-    scripted = await startScriptedModel();
-    provider = `a SCRIPTED LOCAL MODEL at ${scripted.url} (no real model: no API key or local server was found)`;
-    // The scripted model speaks the Messages API; the key is a placeholder it never checks.
-    env.ANTHROPIC_BASE_URL = scripted.url;
-    env.ANTHROPIC_API_KEY = 'scripted-model-placeholder';
-    extra.push('--provider', 'anthropic');
-  }
 }
-// (A logged-in `claude` command line is a command-line agent, which agent run does not drive yet.)
 
 console.log(`\n== skillhost agent run code-analyst, on ${provider}`);
 console.log(`   task: ${task}\n`);

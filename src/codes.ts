@@ -821,7 +821,7 @@ export const CODES = {
   CLI_AGENT_MODE_UNSAFE: code(
     'usage',
     "The command-line agent's mode cannot ask for approval (Cursor's print mode), but the policy would ask about some tools.",
-    "Use the agent's ACP mode (the default), or make the policy allow or deny every tool before passing --cursor-print.",
+    "Use the agent's ACP mode (leave out --cursor-print), or approve every call beforehand with --yes so that no question is left to ask.",
   ),
   CLI_AGENT_COMMAND_INVALID: code(
     'usage',

@@ -471,7 +471,8 @@ LM Studio; no key). Command-line agents, which run their own loop while
 skillhost answers every permission question from the policy and serves the
 skills over its MCP server: claude (Claude Code, the default; its Bash, Read,
 Edit, ... are the host tools, chosen with --tools), gemini (Gemini CLI over
-ACP), cursor (Cursor's CLI over ACP: agent acp), acp (any ACP agent, with
+ACP), cursor (Cursor's CLI over ACP: agent acp; its print mode, which cannot
+ask, only with --cursor-print and --yes), acp (any ACP agent, with
 --acp-command "CMD ARGS"). Their model is their own default unless one is
 chosen; --resume continues their own session too.
 Keys come from the environment or $SKILLHOST_HOME/keys.json (readable only by

@@ -72,4 +72,9 @@ export const SESSION_OPTIONS_HELP = `  --base-url URL          The provider's se
                           session/load over ACP)
   --acp-command "CMD ARGS"
                           The ACP agent to run with --provider acp (one plain
-                          command: a program and its arguments)`;
+                          command: a program and its arguments)
+  --cursor-print          With --provider cursor: Cursor's print mode instead of
+                          its ACP mode. That mode cannot ask for approval, so it
+                          is refused unless --yes approves every call; Cursor's
+                          own tools then run as the settings skillhost writes
+                          from the policy allow (never --force)`;

@@ -3,6 +3,7 @@ import { canonicalTool, type PolicyConfig, parseAllowedTools, SkillhostError } f
 import { type CliAgentDriver, type CliMcpServer, splitCommandLine } from '../internal.js';
 import { type AcpAgentSpec, createAcpDriver } from './acp-driver.js';
 import { type ClaudeDriverOptions, createClaudeDriver } from './claude-driver.js';
+import { createCursorPrintDriver } from './cursor-print.js';
 
 /**
  * The command-line agents skillhost drives, by provider name, and the MCP server they are given:
@@ -129,6 +130,9 @@ export function geminiSpec(
   };
 }
 
+const CURSOR_INSTALL_HINT = "install Cursor's CLI with curl https://cursor.com/install -fsS | bash";
+const CURSOR_LOGIN_HINT = 'log in once with agent login, or set CURSOR_API_KEY';
+
 /** Cursor's CLI in ACP mode (`agent acp`), logged in with its own credentials (`cursor_login`). */
 export function cursorSpec(command = 'agent', prefix: readonly string[] = []): AcpAgentSpec {
   return {
@@ -138,8 +142,8 @@ export function cursorSpec(command = 'agent', prefix: readonly string[] = []): A
     args: [...prefix, 'acp'],
     versionPrefix: prefix,
     minimum: '0.0.0',
-    installHint: "install Cursor's CLI with curl https://cursor.com/install -fsS | bash",
-    loginHint: 'log in once with agent login, or set CURSOR_API_KEY',
+    installHint: CURSOR_INSTALL_HINT,
+    loginHint: CURSOR_LOGIN_HINT,
     authenticateFirst: true,
     authMethod: (methods) =>
       methods.some((method) => method.id === 'cursor_login') ? 'cursor_login' : undefined,
@@ -178,6 +182,13 @@ export interface CliDriverChoice {
   readonly clientVersion?: string;
   /** The session's policy: Gemini CLI is given its deny rules (see `geminiPolicy`). */
   readonly policy?: PolicyConfig;
+  /**
+   * Cursor in print mode rather than ACP (`--cursor-print`), after `cursorPrintWarning` allowed
+   * it; its permission settings come from `policy`.
+   */
+  readonly cursorPrint?: boolean;
+  /** Where a print-mode session's private folder is made (default: the system's temporary folder). */
+  readonly tempDir?: string;
 }
 
 /** The driver of a command-line provider. */
@@ -193,6 +204,27 @@ export function createCliAgentDriver(choice: CliDriverChoice): CliAgentDriver {
         cwd: choice.cwd,
       });
     case 'cursor':
+      if (choice.cursorPrint === true)
+        return createCursorPrintDriver({
+          spec: {
+            label: "Cursor's CLI (print mode)",
+            command: choice.command ?? 'agent',
+            prefix,
+            minimum: '0.0.0',
+            installHint: CURSOR_INSTALL_HINT,
+            loginHint: CURSOR_LOGIN_HINT,
+          },
+          env: choice.env,
+          cwd: choice.cwd,
+          policy: choice.policy ?? { tools: [] },
+          ...(choice.tempDir === undefined ? {} : { tempDir: choice.tempDir }),
+        });
+      return createAcpDriver({
+        spec: cursorSpec(choice.command, prefix),
+        env: choice.env,
+        cwd: choice.cwd,
+        ...(choice.clientVersion === undefined ? {} : { clientVersion: choice.clientVersion }),
+      });
     case 'gemini':
     case 'acp': {
       let spec: AcpAgentSpec;
@@ -203,8 +235,7 @@ export function createCliAgentDriver(choice: CliDriverChoice): CliAgentDriver {
             'the acp provider needs the agent\'s command: --acp-command "CMD ARGS"',
           );
         spec = acpCommandSpec(choice.acpCommand);
-      } else if (choice.provider === 'cursor') spec = cursorSpec(choice.command, prefix);
-      else spec = geminiSpec(choice.command, prefix, choice.policy);
+      } else spec = geminiSpec(choice.command, prefix, choice.policy);
       return createAcpDriver({
         spec,
         env: choice.env,
@@ -221,18 +252,22 @@ export function createCliAgentDriver(choice: CliDriverChoice): CliAgentDriver {
 }
 
 /**
- * Whether Cursor's print mode may be used: only when the user asked (`--cursor-print`) and the
- * policy would ask about nothing, since that mode cannot ask. Answers the warning to show; throws
- * `CLI_AGENT_MODE_UNSAFE` when the policy would ask.
+ * Whether Cursor's print mode may be used: only when the user asked (`--cursor-print`) and no
+ * question would reach anyone, since that mode cannot ask: the policy asks about nothing, or
+ * every question is answered yes beforehand (`approveAll`: `--yes`). Answers the warning to show;
+ * throws `CLI_AGENT_MODE_UNSAFE` otherwise.
  */
-export function cursorPrintWarning(policy: PolicyConfig): string {
+export function cursorPrintWarning(
+  policy: PolicyConfig,
+  options: { readonly approveAll?: boolean } = {},
+): string {
   const asks =
     (policy.defaultDecision ?? 'ask') === 'ask' ||
     Object.values(policy.defaults ?? {}).some((decision) => decision === 'ask');
-  if (asks)
+  if (asks && options.approveAll !== true)
     throw new SkillhostError(
       'CLI_AGENT_MODE_UNSAFE',
-      "Cursor's print mode cannot ask for approval, and the policy asks about some tools: use Cursor's ACP mode (the default), or give every tool an allow or deny before --cursor-print",
+      "Cursor's print mode cannot ask for approval, and the policy asks about some tools: use Cursor's ACP mode (leave out --cursor-print), or approve every call beforehand with --yes",
     );
   return "Cursor's print mode cannot ask for approval: what the policy allows runs without a question, and Cursor's own tools are checked only by its own settings, not by skillhost's deny rules";
 }

@@ -11,6 +11,7 @@ import { describe, expect, it } from 'vitest';
 import { runCli } from '../helpers/cli.js';
 import { fakeAcpAgent } from '../helpers/fake-acp.js';
 import { type FakeScenario, fakeClaude, claudeMessages as m } from '../helpers/fake-claude.js';
+import { type CursorScenario, cursorMessages as cm, fakeCursor } from '../helpers/fake-cursor.js';
 import { tempDir } from '../helpers/temp.js';
 
 /**
@@ -73,6 +74,12 @@ const GRANT_AND_DENY = [
   { preTool: { id: 'h2', tool: 'Bash', input: { command: 'rm -rf src' }, toolUseId: 'toolu_2' } },
   { await: 'h2' },
   { write: m.assistant('msg_1', [{ type: 'text', text: 'Reviewed: all fine.' }]) },
+  { write: m.result() },
+];
+
+const ANSWER = [
+  { write: m.init() },
+  { write: m.assistant('msg_1', [{ type: 'text', text: 'Hello back.' }]) },
   { write: m.result() },
 ];
 
@@ -174,6 +181,46 @@ describe('skillhost agent run with --provider claude', () => {
     );
     expect(resumed.code, resumed.stderr).toBe(0);
     expect(next.fake.record().argv).toContain('--resume=session-1');
+  });
+
+  it('passes no model when none was chosen, and records the one Claude Code reports', async () => {
+    const home = tempDir('skillhost-home-');
+    const agents = tempDir('skillhost-agents-');
+    mkdirSync(join(agents, 'plain'));
+    writeFileSync(
+      join(agents, 'plain', 'agent.yaml'),
+      'name: plain\ndescription: "An agent that names no model"\n',
+    );
+    writeFileSync(join(agents, 'plain', 'instructions.md'), '# Plain\n\nAnswer briefly.\n');
+    const { fake, env } = installFake({ turns: [ANSWER] });
+    const run = await runCli(
+      [
+        'agent',
+        'run',
+        '--no-default-sources',
+        '--skills',
+        join(examples, 'skills'),
+        '--agents',
+        agents,
+        'plain',
+        'Hello',
+        '--json',
+      ],
+      { home, env },
+    );
+    expect(run.code, run.stderr).toBe(0);
+    expect(fake.record().argv.some((arg) => arg.startsWith('--model'))).toBe(false);
+    const log = sessionLog(home);
+    expect(log[0]).toMatchObject({ type: 'session', provider: 'claude', model: '' });
+    expect(log).toContainEqual(
+      expect.objectContaining({ type: 'agent-session', id: 'session-1', model: 'claude-test-1' }),
+    );
+    const started = run.stdout
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line))
+      .find((event) => event.type === 'start');
+    expect(started).toMatchObject({ provider: 'claude', model: 'claude-test-1' });
   });
 
   it('stops with exit 3 when a call needs an approval and no one can give it', async () => {
@@ -542,5 +589,102 @@ describe('skillhost agent run with --provider acp', () => {
     ]);
     expect(stray.code).toBe(2);
     expect(stray.stderr).toContain('--acp-command goes with --provider acp');
+  });
+});
+
+describe('skillhost agent run with --provider cursor --cursor-print', () => {
+  function installCursor(scenario: CursorScenario) {
+    const fake = fakeCursor(scenario);
+    const bin = join(fake.dir, 'bin');
+    mkdirSync(bin);
+    const launcher = join(bin, 'agent');
+    writeFileSync(
+      launcher,
+      `#!/bin/sh\nexec ${JSON.stringify(process.execPath)} ${JSON.stringify(fake.prefix[0])} "$@"\n`,
+    );
+    chmodSync(launcher, 0o755);
+    return { fake, env: { ...fake.env, PATH: `${bin}:${fake.env.PATH}` } };
+  }
+  const cursorArgs = [
+    'agent',
+    'run',
+    ...base,
+    'code-analyst',
+    'Review src/',
+    '--provider',
+    'cursor',
+  ];
+
+  it('is refused with a coded reason while a question could be left to ask, before Cursor starts', async () => {
+    const { fake, env } = installCursor({ turns: [] });
+    const run = await runCli([...cursorArgs, '--cursor-print'], {
+      home: tempDir('skillhost-home-'),
+      env,
+    });
+    expect(run.code).toBe(3);
+    expect(run.stderr).toContain('CLI_AGENT_MODE_UNSAFE');
+    expect(run.stderr).toContain("Cursor's print mode cannot ask for approval");
+    expect(run.stderr).toContain('--yes');
+    expect(existsSync(join(fake.dir, 'record.json'))).toBe(false);
+  });
+
+  it('runs print mode with --yes, with a warning, never --force, the instructions on standard input', async () => {
+    const home = tempDir('skillhost-home-');
+    const { fake, env } = installCursor({
+      turns: [
+        [
+          { write: cm.init() },
+          { write: cm.assistant('Print answer.') },
+          { write: cm.result('Print answer.') },
+        ],
+      ],
+    });
+    const run = await runCli([...cursorArgs, '--cursor-print', '--yes', '--deny', 'Bash(rm:*)'], {
+      home,
+      env,
+    });
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stdout).toContain('Print answer.');
+    expect(run.stderr).toContain("Cursor's print mode cannot ask for approval");
+    const [only] = fake.record();
+    expect(only?.argv).toContain('-p');
+    expect(only?.argv.join(' ')).not.toMatch(/--force|--yolo|Code analyst/);
+    expect(only?.prompt).toContain('# Code analyst');
+    expect(JSON.parse(only?.files['cli-config.json']?.text ?? '{}').permissions.deny).toContain(
+      'Shell(rm)',
+    );
+    const mcp = JSON.parse(only?.files['mcp.json']?.text ?? '{}').mcpServers.skillhost;
+    expect(mcp.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/mcp$/);
+    expect(sessionLog(home)).toContainEqual(
+      expect.objectContaining({ type: 'agent-session', id: 'chat-1' }),
+    );
+  });
+
+  it('takes --cursor-print only with --provider cursor', async () => {
+    const claude = await runCli([
+      'agent',
+      'run',
+      ...base,
+      'code-analyst',
+      'x',
+      '--cursor-print',
+      '--yes',
+    ]);
+    expect(claude.code).toBe(2);
+    expect(claude.stderr).toContain('--cursor-print goes with --provider cursor');
+    const api = await runCli([
+      ...[
+        'agent',
+        'run',
+        ...base,
+        'code-analyst',
+        'x',
+        '--provider',
+        'anthropic',
+        '--cursor-print',
+      ],
+    ]);
+    expect(api.code).toBe(2);
+    expect(api.stderr).toContain('--cursor-print is for a command-line agent');
   });
 });

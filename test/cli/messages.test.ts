@@ -39,6 +39,27 @@ describe('messages that lead somewhere', () => {
     }
   });
 
+  it('run, sandbox explain and approve exit 1 for a skill missing or unusable, 3 for a refusal', async () => {
+    const { args } = collection();
+    for (const command of [['run', '--yes'], ['sandbox', 'explain'], ['approve']]) {
+      const broken = await runCli([...command, 'broken', 'scripts/x.sh', ...args]);
+      expect([broken.code, broken.stderr]).toEqual([
+        1,
+        expect.stringContaining('error SKILL_UNAVAILABLE'),
+      ]);
+      const missing = await runCli([...command, 'nope', 'scripts/x.sh', ...args]);
+      expect([missing.code, missing.stderr]).toEqual([
+        1,
+        expect.stringContaining('error SKILL_NOT_FOUND'),
+      ]);
+      const outside = await runCli([...command, 'pdf-forms', 'forms.md', ...args]);
+      expect([outside.code, outside.stderr]).toEqual([
+        3,
+        expect.stringContaining('error SCRIPT_OUTSIDE_SCRIPTS'),
+      ]);
+    }
+  });
+
   it('an unknown skill, command, option or resource path gets a "did you mean"', async () => {
     const { args } = collection();
     const skill = await runCli(['activate', 'pdf-form', ...args]);

@@ -703,6 +703,22 @@ describe('the claude driver: stopping', () => {
     await session.close();
   });
 
+  it('resets the idle timeout at every event: a long turn that keeps talking is not stopped', async () => {
+    const talk = Array.from({ length: 8 }, (_, index) => [
+      { sleep: 150 },
+      { write: m.assistant(`msg_${index}`, [{ type: 'text', text: `part ${index}` }]) },
+    ]).flat();
+    const { session } = await start(
+      { turns: [[{ write: m.init() }, ...talk, { write: m.result() }]] },
+      // Longer than any one silence, shorter than the turn (8 × 150 ms).
+      { idleTimeoutMs: 800 },
+    );
+    const events = await turn(session);
+    await session.close();
+    expect(ofType(events, 'text').length).toBeGreaterThanOrEqual(8);
+    expect(events.at(-1)).toMatchObject({ type: 'end', status: 'done' });
+  });
+
   it('ends a cancelled turn as interrupted', async () => {
     const { fake, session } = await start({
       turns: [

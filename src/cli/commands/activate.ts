@@ -1,14 +1,12 @@
 import { SkillhostError } from '../../node/index.js';
 import { parseArgs, UsageError } from '../args.js';
 import type { CommandContext } from '../command.js';
+import { REFUSED } from '../exit-codes.js';
 import { printable } from '../printable.js';
 import { JSON_OPTION } from '../registry-options.js';
 import { openRuntime, RUNTIME_OPTIONS } from '../runtime-options.js';
 
 const triggers = new Set(['model', 'user', 'router']);
-
-/** Exit code of an activation the policy or the user refused, or that nobody could confirm. */
-const REFUSED = 3;
 
 export async function run({ argv, io, deps }: CommandContext): Promise<number> {
   const args = parseArgs(argv, {

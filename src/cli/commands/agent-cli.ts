@@ -22,7 +22,12 @@ import {
   SkillhostError,
   type SkillRuntime,
 } from '../../node/index.js';
-import { createCliAgentDriver, MCP_SERVER_NAME, randomId } from '../../node/internal.js';
+import {
+  createCliAgentDriver,
+  cursorPrintWarning,
+  MCP_SERVER_NAME,
+  randomId,
+} from '../../node/internal.js';
 import { type ParsedArgs, UsageError } from '../args.js';
 import type { CliDeps, CliIO, SessionFiles } from '../io.js';
 import { openRuntime, policyConfig } from '../runtime-options.js';
@@ -141,6 +146,13 @@ export async function openCliAgentSession(
     const { plan } = agent;
     if (acpCommand !== undefined && plan.provider !== 'acp')
       throw new UsageError('--acp-command goes with --provider acp');
+    const cursorPrint = args.options['cursor-print'] === true;
+    if (cursorPrint && plan.provider !== 'cursor')
+      throw new UsageError('--cursor-print goes with --provider cursor');
+    // Refused (CLI_AGENT_MODE_UNSAFE) unless no question would be left to ask.
+    const printWarning = cursorPrint
+      ? cursorPrintWarning(policy, { approveAll: args.options.yes === true })
+      : undefined;
     if (resumed !== undefined && resumed.provider !== plan.provider)
       throw new UsageError(
         `session ${resumed.id} ran with the provider ${resumed.provider}, not ${plan.provider}`,
@@ -159,6 +171,7 @@ export async function openCliAgentSession(
       policy,
       clientVersion: VERSION,
       ...(acpCommand === undefined ? {} : { acpCommand }),
+      ...(cursorPrint ? { cursorPrint } : {}),
       claude: {
         builtinTools: claudeBuiltinTools(tools),
         allowedTools: flags.allowed,
@@ -166,6 +179,8 @@ export async function openCliAgentSession(
       },
     });
     const version = await driver.probe();
+    if (printWarning !== undefined)
+      onEvent({ type: 'warning', code: 'CLI_AGENT_MODE_UNSAFE', message: printWarning });
 
     const context = new ContextManager({
       ...(agent.contextBudget === undefined ? {} : { contextBudget: agent.contextBudget }),

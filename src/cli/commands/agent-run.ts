@@ -82,7 +82,9 @@ export async function runAgentCommand(
   } catch (error) {
     if (
       SkillhostError.isInstance(error) &&
-      (error.code === 'PERMISSION_DENIED' || error.code === 'PERMISSION_REQUIRED')
+      (error.code === 'PERMISSION_DENIED' ||
+        error.code === 'PERMISSION_REQUIRED' ||
+        error.code === 'CLI_AGENT_MODE_UNSAFE')
     ) {
       const text = `skillhost: error ${error.code}: ${error.message}\n`;
       if (session === undefined) io.stderr.write(text);

@@ -61,6 +61,7 @@ export const SESSION_OPTIONS = {
   allow: { type: 'string', multiple: true },
   resume: { type: 'string' },
   'acp-command': { type: 'string' },
+  'cursor-print': { type: 'boolean' },
   ...CONTEXT_OPTIONS,
 } as const;
 
@@ -265,6 +266,9 @@ export async function openAgentSession(
       timeout,
     });
   }
+  for (const option of ['acp-command', 'cursor-print'] as const)
+    if (args.options[option] !== undefined)
+      throw new UsageError(`--${option} is for a command-line agent (--provider acp or cursor)`);
   const { runtime, close } = openRuntime(
     args,
     deps,

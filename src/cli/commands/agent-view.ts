@@ -145,6 +145,11 @@ export function terminalView(
             `\n⇄ ${event.from} failed (${event.code}: ${event.message}); switching to ${event.to}\n`,
           );
           break;
+        case 'warning':
+          // What does not stop the run but should be known (Cursor's print mode, a mode switched back).
+          closeText();
+          write(io.stderr, `warning ${event.code}: ${printable(event.message)}\n`);
+          break;
         case 'approval-decision':
           asked ||= event.by === 'user';
           // Said on the call's own line: approved once by a flag, or by the session's grant.

@@ -1,12 +1,10 @@
 import { SkillhostError } from '../../node/index.js';
 import { parseArgs, UsageError } from '../args.js';
 import type { CommandContext } from '../command.js';
+import { reportSkillError } from '../exit-codes.js';
 import { printable } from '../printable.js';
 import { JSON_OPTION } from '../registry-options.js';
 import { openRuntime, RUNTIME_OPTIONS } from '../runtime-options.js';
-
-/** Exit code of an approval the checks refused. */
-const REFUSED = 3;
 
 export async function run({ argv, io, deps }: CommandContext): Promise<number> {
   const args = parseArgs(argv, {
@@ -33,10 +31,7 @@ export async function run({ argv, io, deps }: CommandContext): Promise<number> {
     );
     return 0;
   } catch (error) {
-    if (SkillhostError.isInstance(error)) {
-      io.stderr.write(`skillhost: error ${error.code}: ${printable(error.message)}\n`);
-      return error.code === 'SKILL_NOT_FOUND' || error.code === 'SKILL_UNAVAILABLE' ? 1 : REFUSED;
-    }
+    if (SkillhostError.isInstance(error)) return reportSkillError(io.stderr, error);
     throw error;
   } finally {
     await opened?.close();

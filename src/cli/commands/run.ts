@@ -1,14 +1,13 @@
 import { type CapturedOutput, DEFAULT_SCRIPT_LIMITS, SkillhostError } from '../../node/index.js';
 import { parseArgs, timeoutOption, UsageError } from '../args.js';
 import type { CommandContext } from '../command.js';
+import { reportSkillError } from '../exit-codes.js';
 import { writeWithBackpressure } from '../io.js';
 import { printable } from '../printable.js';
 import { JSON_OPTION } from '../registry-options.js';
 import { defaultWorkspace, openRuntime, RUNTIME_OPTIONS, runsFolder } from '../runtime-options.js';
 import { formatSize, parseSize } from '../size.js';
 
-/** Exit code of a run the policy or the sandbox refused. */
-const REFUSED = 3;
 const TIMED_OUT = 124;
 
 /** Output of an untrusted program is shown with control characters escaped (newlines and tabs kept). */
@@ -187,10 +186,7 @@ export async function run({ argv, io, deps }: CommandContext): Promise<number> {
     if (result.exitCode !== null) return result.exitCode;
     return 128 + (result.signal === 'SIGKILL' ? 9 : result.signal === 'SIGTERM' ? 15 : 1);
   } catch (error) {
-    if (SkillhostError.isInstance(error)) {
-      io.stderr.write(`skillhost: error ${error.code}: ${printable(error.message)}\n`);
-      return error.code === 'SKILL_NOT_FOUND' || error.code === 'SKILL_UNAVAILABLE' ? 1 : REFUSED;
-    }
+    if (SkillhostError.isInstance(error)) return reportSkillError(io.stderr, error);
     throw error;
   } finally {
     await opened?.close();

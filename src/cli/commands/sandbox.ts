@@ -1,6 +1,7 @@
 import { type SkillEnvironmentStatus, SkillhostError } from '../../node/index.js';
 import { parseArgs, UsageError } from '../args.js';
 import type { CommandContext } from '../command.js';
+import { reportSkillError } from '../exit-codes.js';
 import { writeWithBackpressure } from '../io.js';
 import { printable } from '../printable.js';
 import { JSON_OPTION } from '../registry-options.js';
@@ -23,9 +24,6 @@ function dependenciesLine(found: SkillEnvironmentStatus, name: string): string {
       return `dependencies (${declared}): none installed; run skillhost setup ${name}`;
   }
 }
-
-/** Exit code of an explanation the checks refused. */
-const REFUSED = 3;
 
 export async function run({ argv, io, deps }: CommandContext): Promise<number> {
   const args = parseArgs(argv, {
@@ -106,10 +104,7 @@ export async function run({ argv, io, deps }: CommandContext): Promise<number> {
     await writeWithBackpressure(io.stdout, `${lines.map((line) => printable(line)).join('\n')}\n`);
     return 0;
   } catch (error) {
-    if (SkillhostError.isInstance(error)) {
-      io.stderr.write(`skillhost: error ${error.code}: ${printable(error.message)}\n`);
-      return error.code === 'SKILL_NOT_FOUND' || error.code === 'SKILL_UNAVAILABLE' ? 1 : REFUSED;
-    }
+    if (SkillhostError.isInstance(error)) return reportSkillError(io.stderr, error);
     throw error;
   } finally {
     await opened?.close();

@@ -9,14 +9,13 @@ import {
 } from '../../node/index.js';
 import { parseArgs, timeoutOption, UsageError } from '../args.js';
 import type { CommandContext } from '../command.js';
+import { REFUSED } from '../exit-codes.js';
 import type { CliIO } from '../io.js';
 import { writeWithBackpressure } from '../io.js';
 import { printable } from '../printable.js';
 import { JSON_OPTION } from '../registry-options.js';
 import { environmentsFolder, openRuntime, RUNTIME_OPTIONS } from '../runtime-options.js';
 
-/** Exit code of a setup refused: by the user, for want of a terminal, or by the checks. */
-const REFUSED = 3;
 const REFUSALS = new Set(['PERMISSION_REQUIRED', 'PERMISSION_DENIED', 'SETUP_REFUSED']);
 
 /** The usable copy of a skill (a skipped one, or one of an untrusted project, cannot be set up). */
