@@ -110,6 +110,15 @@ export function integerOption(value: unknown, name: string, fallback: number): n
   return Number(text);
 }
 
+/** Reads a positive whole number option (1 to 999,999,999), or throws a usage error naming it. */
+export function positiveOption(value: unknown, name: string): number | undefined {
+  if (value === undefined) return undefined;
+  const text = String(value);
+  if (!/^[1-9]\d{0,8}$/.test(text))
+    throw new UsageError(`option '--${name}' needs a positive whole number, got '${text}'`);
+  return Number(text);
+}
+
 /** Reads `--timeout SECONDS` (more than 0, at most a day) as milliseconds, or throws a usage error. */
 export function timeoutOption(value: unknown): number | undefined {
   if (value === undefined) return undefined;

@@ -21,7 +21,7 @@ import {
   SkillhostError,
   type SkillRuntime,
 } from '../../node/index.js';
-import { type ParsedArgs, UsageError } from '../args.js';
+import { type ParsedArgs, positiveOption, UsageError } from '../args.js';
 import type { CliDeps, CliIO, CliStream, SessionFiles } from '../io.js';
 import { printable } from '../printable.js';
 import { skillhostHome, sourceSettings } from '../registry-options.js';
@@ -67,14 +67,6 @@ export const SESSION_OPTIONS = {
 
 /** A key as a provider quotes it in an error, its middle masked with asterisks. */
 const MASKED_KEY = /[A-Za-z0-9_-]{2,}\*{3,}[A-Za-z0-9_-]{0,12}/g;
-
-function positive(value: unknown, name: string): number | undefined {
-  if (value === undefined) return undefined;
-  const text = String(value);
-  if (!/^[1-9]\d{0,8}$/.test(text))
-    throw new UsageError(`option '--${name}' needs a positive whole number, got '${text}'`);
-  return Number(text);
-}
 
 /** The API key of a provider: the environment first, else $SKILLHOST_HOME/keys.json (private). */
 export function apiKey(provider: string, deps: CliDeps): string | undefined {
@@ -233,9 +225,9 @@ export async function openAgentSession(
   const { name, json, resumed } = options;
   const basics = sessionBasics(args, io, deps, options);
   const { sessionId, log, write, view, onEvent, broker } = basics;
-  const maxSteps = positive(args.options['max-steps'], 'max-steps');
-  const maxOutputTokens = positive(args.options['max-output-tokens'], 'max-output-tokens');
-  const timeout = positive(args.options.timeout, 'timeout');
+  const maxSteps = positiveOption(args.options['max-steps'], 'max-steps');
+  const maxOutputTokens = positiveOption(args.options['max-output-tokens'], 'max-output-tokens');
+  const timeout = positiveOption(args.options.timeout, 'timeout');
   const workspace = sessionWorkspace(args, deps);
 
   // The agent's tools narrow the host's: read first, so the runtime opens with them.

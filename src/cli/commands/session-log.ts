@@ -1,5 +1,5 @@
 import { type LoadedAgent, SkillhostError } from '../../node/index.js';
-import { type ParsedArgs, UsageError } from '../args.js';
+import { type ParsedArgs, positiveOption } from '../args.js';
 import type { CliDeps, SessionFiles } from '../io.js';
 import { skillhostHome } from '../registry-options.js';
 
@@ -46,12 +46,8 @@ export interface SessionCatalog {
 
 /** `--catalog-budget N` (agent run, chat): the most tokens the agent's catalog may take. */
 export function catalogBudget(args: ParsedArgs): { readonly catalogBudget?: number } {
-  const value = args.options['catalog-budget'];
-  if (value === undefined) return {};
-  const text = String(value);
-  if (!/^[1-9]\d{0,8}$/.test(text))
-    throw new UsageError(`option '--catalog-budget' needs a positive whole number, got '${text}'`);
-  return { catalogBudget: Number(text) };
+  const budget = positiveOption(args.options['catalog-budget'], 'catalog-budget');
+  return budget === undefined ? {} : { catalogBudget: budget };
 }
 
 /** The `catalog` line of a run: the agent's catalog as it was rendered for its system prompt. */
