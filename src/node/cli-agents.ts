@@ -1,9 +1,9 @@
-import { fileURLToPath } from 'node:url';
 import { canonicalTool, type PolicyConfig, parseAllowedTools, SkillhostError } from '../core.js';
 import { type CliAgentDriver, type CliMcpServer, splitCommandLine } from '../internal.js';
 import { type AcpAgentSpec, createAcpDriver } from './acp-driver.js';
 import { type ClaudeDriverOptions, createClaudeDriver } from './claude-driver.js';
 import { createCursorPrintDriver } from './cursor-print.js';
+import { skillhostBin } from './self.js';
 
 /**
  * The command-line agents skillhost drives, by provider name, and the MCP server they are given:
@@ -18,10 +18,7 @@ export type CliProviderName = (typeof CLI_PROVIDERS)[number];
 /** The server name our tools carry in every agent (`mcp__skillhost__skillhost_run`). */
 export const MCP_SERVER_NAME = 'skillhost';
 
-/** This package's own bin (dist/cli/bin.js, next to this module's folder). */
-export function skillhostBin(): string {
-  return fileURLToPath(new URL('../cli/bin.js', import.meta.url));
-}
+export { skillhostBin } from './self.js';
 
 /**
  * `skillhost mcp ARGS…` for one session, as a stdio server an agent spawns: `node` by the

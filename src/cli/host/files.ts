@@ -9,8 +9,8 @@ import {
   writeFileSync,
 } from 'node:fs';
 import { delimiter, dirname, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { SkillhostError } from '../../errors.js';
+import { skillhostBin } from '../../node/self.js';
 
 /** Reads a text file; undefined when there is none, a coded error naming it when it cannot. */
 export function readTextFile(path: string): string | undefined {
@@ -45,11 +45,6 @@ export function writeTextFile(path: string, text: string, mode: number): void {
   renameSync(temporary, target);
 }
 
-/** The built bin of this installation (this module is dist/cli/host/files.js). */
-function binPath(): string {
-  return fileURLToPath(new URL('../bin.js', import.meta.url));
-}
-
 function realOrSelf(path: string): string {
   try {
     return realpathSync(path);
@@ -64,7 +59,7 @@ function realOrSelf(path: string): string {
  * package name on a registry may belong to someone else).
  */
 export function selfCommand(): { readonly command: string; readonly args: readonly string[] } {
-  const bin = realOrSelf(binPath());
+  const bin = realOrSelf(skillhostBin());
   for (const folder of (process.env.PATH ?? '').split(delimiter)) {
     if (folder === '') continue;
     const candidate = resolve(folder, 'skillhost');
