@@ -2,13 +2,18 @@
 // file whose commands are chunks loaded on first use (dist/cli/chunks/). A cold Node process pays
 // for every module it resolves and reads, and the library's barrels (index, internal, node) would
 // make a command load ~220 of them where it uses a quarter: the bundler keeps only what each
-// command reaches. Packages stay external (installed as dependencies, loaded as before); the
-// library entries (skillhost, skillhost/node, the adapters) stay tsc's files, and tsc's other files
-// of dist/cli/ are removed.
+// command reaches. The packages on the paths that must start fast are bundled too: the MCP SDK
+// with what it imports (zod, Hono for HTTP: about 110 modules before `initialize` can be answered
+// over stdio), the watcher and the stemmer.
+// Every other package stays external (installed as a dependency, loaded as before). The library
+// entries (skillhost, skillhost/node, the adapters) stay tsc's files; tsc's other files of
+// dist/cli/ are removed.
 //
 // Module paths the code computes from `import.meta.url` keep working: a chunk sits two folders
-// below dist/, as dist/cli/host/*.js does (see binOfThisPackage in src/node/cli-agents.ts).
-import { readdirSync, rmSync } from 'node:fs';
+// below dist/, as dist/cli/host/*.js does, so the node modules that src/cli/host/deps.ts loads on
+// first use (the sandbox runner, the session store) are found in dist/node/; src/node/self.ts
+// finds the bin from either layout.
+import { readdirSync, readFileSync, rmSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { rolldown } from 'rolldown';
@@ -16,23 +21,45 @@ import { rolldown } from 'rolldown';
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const cli = join(root, 'dist', 'cli');
 const chunks = join(cli, 'chunks');
+// Packages bundled into the command line; built-in modules and every other package stay imports.
+const BUNDLED =
+  /^(?:@modelcontextprotocol\/|@hono\/node-server(?:\/|$)|hono(?:\/|$)|zod(?:\/|$)|chokidar(?:\/|$)|readdirp(?:\/|$)|stemmer$)/;
 
 const bundle = await rolldown({
   input: { bin: join(cli, 'bin.js') },
   platform: 'node',
-  // Every package and built-in module is loaded from node_modules at run time, as before.
-  external: (id) => !id.startsWith('.') && !id.startsWith('/') && !/^[A-Za-z]:[\\/]/.test(id),
+  // Node 20.19 runs every syntax tsc emits: nothing is rewritten, and no helper package is imported
+  // (a tagged template holding `</script` would be rewritten with one: src/cli/ui/html.ts has none).
+  transform: { target: 'esnext' },
+  external: (id) =>
+    !id.startsWith('.') && !id.startsWith('/') && !/^[A-Za-z]:[\\/]/.test(id) && !BUNDLED.test(id),
   logLevel: 'warn',
 });
 // The chunks of an earlier build would otherwise stay next to the new ones.
 rmSync(chunks, { recursive: true, force: true });
-await bundle.write({
+const { output } = await bundle.write({
   dir: cli,
   format: 'esm',
   entryFileNames: '[name].js',
   chunkFileNames: 'chunks/[name]-[hash].js',
 });
 await bundle.close();
+// Every import left is a built-in module or one of this package's dependencies.
+const manifest = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
+const dependencies = new Set(Object.keys(manifest.dependencies ?? {}));
+for (const chunk of output)
+  for (const specifier of chunk.type === 'chunk'
+    ? [...chunk.imports, ...chunk.dynamicImports]
+    : []) {
+    const parts = specifier.split('/');
+    const name = specifier.startsWith('@') ? parts.slice(0, 2).join('/') : parts[0];
+    if (
+      !specifier.startsWith('chunks/') &&
+      !specifier.startsWith('node:') &&
+      !dependencies.has(name)
+    )
+      throw new Error(`bundle-cli: ${chunk.fileName} imports ${specifier}, not a dependency`);
+  }
 if (readdirSync(chunks).length === 0) throw new Error('bundle-cli: no chunks written');
 // tsc's own files of the command line are in the bundle now; nothing loads them.
 for (const name of readdirSync(cli))

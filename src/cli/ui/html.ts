@@ -139,7 +139,7 @@ export function page(options: {
       html`<a href="${link(options.token, `/${section}`)}" class="${section === options.section ? 'here' : ''}">${section[0]?.toUpperCase()}${section.slice(1)}</a>`,
   );
   return `<!doctype html>${
-    html`<html lang="en"><head><meta charset="utf-8"><meta name="referrer" content="no-referrer"><title>${options.title} · skillhost ui</title><style>${trusted(STYLE)}</style></head><body${options.live === undefined ? '' : trusted(` data-live="${escapeHtml(options.live)}"`)}><header><strong>skillhost ui</strong><nav>${nav}</nav><span class="dim">read-only</span></header><main id="main">${trusted(homeRelative(options.body.markup, options.home === undefined ? undefined : escapeHtml(options.home)))}</main>${options.live === undefined ? '' : html`<script src="${link(options.token, SCRIPT_PATH)}"></script>`}</body></html>`
+    html`<html lang="en"><head><meta charset="utf-8"><meta name="referrer" content="no-referrer"><title>${options.title} · skillhost ui</title><style>${trusted(STYLE)}</style></head><body${options.live === undefined ? '' : trusted(` data-live="${escapeHtml(options.live)}"`)}><header><strong>skillhost ui</strong><nav>${nav}</nav><span class="dim">read-only</span></header><main id="main">${trusted(homeRelative(options.body.markup, options.home === undefined ? undefined : escapeHtml(options.home)))}</main>${options.live === undefined ? '' : trusted(`<script src="${escapeHtml(link(options.token, SCRIPT_PATH))}"></script>`)}</body></html>`
       .markup
   }`;
 }
