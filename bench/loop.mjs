@@ -222,8 +222,8 @@ const perStep = (t1) => t1 / steps;
 const perCall = (t1, t10) => (t10 - t1) / (9 * (steps - 1));
 const ms = (value) => `${value.toFixed(3)} ms`;
 // A ratio over a floor of a few microseconds says nothing: below 0.01 ms the difference is shown.
-const times = (value, floor) =>
-  floor >= 0.01 ? `${(value / floor).toFixed(1)}×` : `+${ms(value - floor)} (floor ≈ 0)`;
+const times = (value, floor, digits = 1) =>
+  floor >= 0.01 ? `${(value / floor).toFixed(digits)}×` : `+${ms(value - floor)} (floor ≈ 0)`;
 for (const count of [1, 1000]) {
   const root = count === 1 ? generateTree(scratch, 1) : generateTree(cache, count);
   for (const kind of ['skill', 'host']) {
@@ -260,10 +260,10 @@ for (const count of [1, 1000]) {
       `  ${String(count).padStart(5)} skills, ${kind === 'skill' ? 'skill tool (skillhost_read)' : 'host tool (workspace_read)'}`,
     );
     console.log(
-      `    per step:      loop ${ms(step)} (target < 5); floor (doStream alone) ${ms(floorStep)}, loop/floor ${times(step, floorStep)}; streamText alone ${ms(sdkStep)}, loop/streamText ${times(step, sdkStep)}`,
+      `    per step:      loop ${ms(step)} (target < 5); floor (doStream alone) ${ms(floorStep)}, loop/floor ${times(step, floorStep)}; streamText alone ${ms(sdkStep)}, loop/streamText ${times(step, sdkStep, 2)}`,
     );
     console.log(
-      `    per tool call: loop ${ms(call)} (target < 2); floor (doStream alone) ${ms(floorCall)}, loop/floor ${times(call, floorCall)}; streamText alone ${ms(sdkCall)}, loop/streamText ${times(call, sdkCall)}`,
+      `    per tool call: loop ${ms(call)} (target < 2); floor (doStream alone) ${ms(floorCall)}, loop/floor ${times(call, floorCall)}; streamText alone ${ms(sdkCall)}, loop/streamText ${times(call, sdkCall, 2)}`,
     );
   }
 }

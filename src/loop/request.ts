@@ -19,14 +19,6 @@ import { readStep, type StepOutcome } from './step-stream.js';
 
 export type { StepCall, StepOutcome } from './step-stream.js';
 
-export type AiModule = typeof import('ai');
-let aiModule: Promise<AiModule> | undefined;
-/** The AI SDK, loaded on first use (the summariser's request). */
-export function loadAi(): Promise<AiModule> {
-  aiModule ??= import('ai');
-  return aiModule;
-}
-
 export const ANTHROPIC_CACHE = { anthropic: { cacheControl: { type: 'ephemeral' } } } as const;
 
 function toJsonSchema7(definition: ToolDefinition): JSONSchema7 {
