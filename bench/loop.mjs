@@ -223,7 +223,9 @@ const perCall = (t1, t10) => (t10 - t1) / (9 * (steps - 1));
 const ms = (value) => `${value.toFixed(3)} ms`;
 // A ratio over a floor of a few microseconds says nothing: below 0.01 ms the difference is shown.
 const times = (value, floor, digits = 1) =>
-  floor >= 0.01 ? `${(value / floor).toFixed(digits)}×` : `+${ms(value - floor)} (floor ≈ 0)`;
+  floor >= 0.01
+    ? `${(value / floor).toFixed(digits)}×`
+    : `${value >= floor ? '+' : ''}${ms(value - floor)} (floor ≈ 0)`;
 for (const count of [1, 1000]) {
   const root = count === 1 ? generateTree(scratch, 1) : generateTree(cache, count);
   for (const kind of ['skill', 'host']) {
