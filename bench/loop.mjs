@@ -2,13 +2,15 @@
 // work, against an instant in-process model (a LanguageModelV3 that streams its scripted answer
 // at once), at 1 and at 1,000 skills. Per run of S steps:
 //   T(k)       the loop, each step one model answer with k tool calls: a skill tool
-//              (read_skill_resource), or a host tool (workspace_read of a workspace file)
+//              (skillhost_read), or a host tool (workspace_read of a workspace file)
 //   D(k)       the same k·S calls made directly with runtime.callTool (the tools' own work)
-//   per step   (T(1) - D(1)) / S: one model request and one call's handling, the SDK included
-//   per call   ((T(10) - D(10)) - (T(1) - D(1))) / (9·S): each further call in a step, the SDK's
-//              work on the longer history included
-// The floor, measured in the same run: the AI SDK's streamText alone on the same model and the
-// same growing history (what any loop over the SDK pays); the ratio says what the loop adds.
+//   per step   (T(1) - D(1)) / S: one model request and one call's handling
+//   per call   ((T(10) - D(10)) - (T(1) - D(1))) / (9·S): each further call in a step, the work
+//              on the longer history included
+// The floor, measured in the same run: the model's doStream alone on the same growing history
+// (the prompt built by hand, the stream read to its end): what any loop over the provider layer
+// pays; the ratio says what the loop adds. A second reference: the AI SDK's streamText alone on
+// the same history (what the loop paid when it went through streamText).
 // Targets: under 5 ms per step and under 2 ms per tool call.
 // Usage: npm run bench:loop -- [--steps 40] [--rounds 5]
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
@@ -33,7 +35,7 @@ const usage = {
 /** The calls of each kind: a skill tool, and a host tool over the workspace. */
 const CALLS = {
   skill: (skill) => ({
-    name: 'read_skill_resource',
+    name: 'skillhost_read',
     input: { name: skill, path: 'references/guide.md' },
   }),
   host: () => ({ name: 'workspace_read', input: { path: 'src/main.py' } }),
@@ -115,6 +117,13 @@ async function loopTime(runtime, call, calls) {
   });
   const elapsed = performance.now() - started;
   if (end.status !== 'done') throw new Error(`the loop ended ${end.status}: ${end.reason}`);
+  const results = end.messages.flatMap((message) =>
+    message.role === 'tool' ? message.content.filter((part) => part.type === 'tool-result') : [],
+  );
+  if (results.length !== (steps - 1) * calls || results.some((part) => part.output.type !== 'text'))
+    throw new Error(
+      `the loop answered ${results.length} calls, not ${(steps - 1) * calls}, or one failed: ${JSON.stringify(results.find((part) => part.output.type !== 'text'))}`,
+    );
   return elapsed;
 }
 
@@ -127,18 +136,56 @@ async function directTime(runtime, call, calls) {
   return performance.now() - started;
 }
 
-/** The floor: streamText alone on the same instant model and a history that grows the same way. */
+const SYSTEM = 'You are a benchmark agent.';
+const RESULT = 'Naming rules and supported formats.';
+
+/** The floor: the model's doStream alone on a history that grows the same way. */
 async function floorTime(calls, call) {
+  const model = instantModel(calls, call, steps);
+  const prompt = [
+    { role: 'system', content: SYSTEM },
+    { role: 'user', content: [{ type: 'text', text: 'go' }] },
+  ];
+  const started = performance.now();
+  for (let step = 0; step < steps; step += 1) {
+    const { stream } = await model.doStream({ prompt: [...prompt] });
+    const asked = [];
+    const content = [];
+    for await (const part of stream) {
+      if (part.type === 'text-delta') content.push({ type: 'text', text: part.delta });
+      if (part.type === 'tool-call') {
+        const input = JSON.parse(part.input);
+        asked.push(part);
+        content.push({
+          type: 'tool-call',
+          toolCallId: part.toolCallId,
+          toolName: part.toolName,
+          input,
+        });
+      }
+    }
+    prompt.push({ role: 'assistant', content });
+    if (asked.length > 0)
+      prompt.push({
+        role: 'tool',
+        content: asked.map((part) => ({
+          type: 'tool-result',
+          toolCallId: part.toolCallId,
+          toolName: part.toolName,
+          output: { type: 'text', value: RESULT },
+        })),
+      });
+  }
+  return performance.now() - started;
+}
+
+/** The second reference: streamText alone on the same instant model and history. */
+async function streamTextTime(calls, call) {
   const model = instantModel(calls, call, steps);
   const messages = [{ role: 'user', content: 'go' }];
   const started = performance.now();
   for (let step = 0; step < steps; step += 1) {
-    const result = streamText({
-      model,
-      system: 'You are a benchmark agent.',
-      messages,
-      maxRetries: 0,
-    });
+    const result = streamText({ model, system: SYSTEM, messages, maxRetries: 0 });
     for await (const _part of result.fullStream);
     const response = await result.response;
     messages.push(...response.messages.filter((message) => message.role === 'assistant'));
@@ -154,7 +201,7 @@ async function floorTime(calls, call) {
           type: 'tool-result',
           toolCallId: part.toolCallId,
           toolName: part.toolName,
-          output: { type: 'text', value: 'Naming rules and supported formats.' },
+          output: { type: 'text', value: RESULT },
         })),
       });
   }
@@ -171,10 +218,18 @@ writeFileSync(
 console.log(
   `agent loop overhead: ${steps} steps a run, median of ${rounds} rounds (instant model)`,
 );
+const perStep = (t1) => t1 / steps;
+const perCall = (t1, t10) => (t10 - t1) / (9 * (steps - 1));
+const ms = (value) => `${value.toFixed(3)} ms`;
+// A ratio over a floor of a few microseconds says nothing: below 0.01 ms the difference is shown.
+const times = (value, floor, digits = 1) =>
+  floor >= 0.01
+    ? `${(value / floor).toFixed(digits)}×`
+    : `${value >= floor ? '+' : ''}${ms(value - floor)} (floor ≈ 0)`;
 for (const count of [1, 1000]) {
   const root = count === 1 ? generateTree(scratch, 1) : generateTree(cache, count);
   for (const kind of ['skill', 'host']) {
-    const samples = { step: [], call: [], floorStep: [] };
+    const samples = { step: [], call: [], floorStep: [], floorCall: [], sdkStep: [], sdkCall: [] };
     for (let round = 0; round < rounds + 1; round += 1) {
       const runtime = openRuntime(root, project);
       const call = CALLS[kind](runtime.offered()[0].name);
@@ -183,17 +238,34 @@ for (const count of [1, 1000]) {
       const d1 = await directTime(runtime, call, 1);
       const d10 = await directTime(runtime, call, 10);
       const f1 = await floorTime(1, call);
+      const f10 = await floorTime(10, call);
+      const s1 = await streamTextTime(1, call);
+      const s10 = await streamTextTime(10, call);
       await runtime.close();
       if (round === 0) continue; // warm-up
-      samples.call.push((t10 - d10 - (t1 - d1)) / (9 * (steps - 1)));
-      samples.step.push((t1 - d1) / steps);
-      samples.floorStep.push(f1 / steps);
+      samples.step.push(perStep(t1 - d1));
+      samples.call.push(perCall(t1 - d1, t10 - d10));
+      samples.floorStep.push(perStep(f1));
+      samples.floorCall.push(perCall(f1, f10));
+      samples.sdkStep.push(perStep(s1));
+      samples.sdkCall.push(perCall(s1, s10));
     }
-    const step = median(samples.step);
-    const call = median(samples.call);
-    const floor = median(samples.floorStep);
+    const [step, call, floorStep, floorCall, sdkStep, sdkCall] = [
+      samples.step,
+      samples.call,
+      samples.floorStep,
+      samples.floorCall,
+      samples.sdkStep,
+      samples.sdkCall,
+    ].map(median);
     console.log(
-      `  ${String(count).padStart(5)} skills, ${kind === 'skill' ? 'skill tool (read_skill_resource)' : 'host tool (workspace_read)  '}: ${step.toFixed(3)} ms per step (target < 5), ${call.toFixed(3)} ms per tool call (target < 2); floor (streamText alone) ${floor.toFixed(3)} ms per step, loop/floor ${(step / floor).toFixed(2)}×`,
+      `  ${String(count).padStart(5)} skills, ${kind === 'skill' ? 'skill tool (skillhost_read)' : 'host tool (workspace_read)'}`,
+    );
+    console.log(
+      `    per step:      loop ${ms(step)} (target < 5); floor (doStream alone) ${ms(floorStep)}, loop/floor ${times(step, floorStep)}; streamText alone ${ms(sdkStep)}, loop/streamText ${times(step, sdkStep, 2)}`,
+    );
+    console.log(
+      `    per tool call: loop ${ms(call)} (target < 2); floor (doStream alone) ${ms(floorCall)}, loop/floor ${times(call, floorCall)}; streamText alone ${ms(sdkCall)}, loop/streamText ${times(call, sdkCall, 2)}`,
     );
   }
 }

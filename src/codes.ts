@@ -788,6 +788,11 @@ export const CODES = {
     "The conversation no longer fits the model's context window, and the agent could not compact it further.",
     'Start a new session, give a smaller task, or preload fewer skills.',
   ),
+  MODEL_SETTING_IGNORED: code(
+    'runtime',
+    'The model provider ignored or changed a setting of the request (one the model does not support); the run goes on.',
+    'Read the warning; change the setting (the model, the output-token limit) if its effect matters.',
+  ),
   CLI_AGENT_NOT_INSTALLED: code(
     'usage',
     'The command-line agent the provider names is not installed (its program is not on PATH).',

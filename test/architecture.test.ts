@@ -100,8 +100,15 @@ const allowedPackages: Record<string, readonly string[]> = {
   format: ['yaml'],
   root: ['yaml'],
   disclosure: ['gpt-tokenizer', 'stemmer'],
-  // Loaded with import() when a model is called; only types are imported statically.
-  loop: ['ai', '@ai-sdk/anthropic', '@ai-sdk/openai', '@ai-sdk/openai-compatible'],
+  // Loaded with import() when a model is called; only types are imported statically
+  // (@ai-sdk/provider: the model interface the providers implement, types only).
+  loop: [
+    'ai',
+    '@ai-sdk/provider',
+    '@ai-sdk/anthropic',
+    '@ai-sdk/openai',
+    '@ai-sdk/openai-compatible',
+  ],
   // Only the AI SDK's message types: the context manager never calls a model itself.
   context: ['ai'],
 };

@@ -1,4 +1,4 @@
-import type { ModelMessage, SystemModelMessage, Tool } from 'ai';
+import type { ModelMessage } from 'ai';
 import type { Code } from '../codes.js';
 import type { ContextLimits, ContextManager, ContextRequest } from '../context/manager.js';
 import { TokenMeter } from '../context/meter.js';
@@ -15,12 +15,11 @@ import {
 } from './events.js';
 import type { ModelHandle } from './providers.js';
 import {
-  type AiModule,
   ANTHROPIC_CACHE,
-  loadAi,
+  modelTools,
   requestStep,
   type StepOutcome,
-  sdkTools,
+  warningText,
 } from './request.js';
 import {
   abortableSleep,
@@ -222,10 +221,9 @@ export async function runAgentLoop(options: AgentLoopOptions): Promise<AgentLoop
     tools: definitions.map((definition) => definition.name),
   });
 
-  let ai: AiModule;
-  let tools: Record<string, Tool>;
-  const systemMessage: SystemModelMessage = {
-    role: 'system',
+  const tools = modelTools(definitions);
+  const warned = new Set<string>();
+  const systemMessage = {
     content: system,
     // The prompt cache's first breakpoint: the system prompt, identical at every step.
     providerOptions: ANTHROPIC_CACHE,
@@ -305,9 +303,7 @@ export async function runAgentLoop(options: AgentLoopOptions): Promise<AgentLoop
     while (outcome === undefined) {
       let failure: ModelFailure;
       try {
-        ai = await loadAi();
-        tools = sdkTools(ai, definitions);
-        const candidate = await requestStep(ai, {
+        const candidate = await requestStep({
           model: model(),
           system: systemMessage,
           messages,
@@ -415,6 +411,12 @@ export async function runAgentLoop(options: AgentLoopOptions): Promise<AgentLoop
       });
     }
 
+    for (const warning of outcome.warnings) {
+      const message = redact(`${model().provider} ${model().model}: ${warningText(warning)}`);
+      if (warned.has(message)) continue;
+      warned.add(message);
+      emit({ type: 'warning', code: 'MODEL_SETTING_IGNORED', message });
+    }
     usage = addUsage(usage, outcome.usage);
     emit({
       type: 'usage',

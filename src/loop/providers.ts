@@ -1,4 +1,4 @@
-import type { LanguageModel } from 'ai';
+import type { LanguageModelV3 } from '@ai-sdk/provider';
 import type { ProviderName } from '../agents/models.js';
 import { SkillhostError } from '../errors.js';
 import { quote } from '../quote.js';
@@ -27,7 +27,7 @@ export interface ProviderConnection {
 export interface ModelHandle {
   readonly provider: ApiProviderName;
   readonly model: string;
-  load(): Promise<LanguageModel>;
+  load(): Promise<LanguageModelV3>;
 }
 
 /** Whether a provider name is one the loop calls itself. */
@@ -87,8 +87,8 @@ export function modelHandle(connection: ProviderConnection, model: string): Mode
       'The openai-compatible provider needs the server: --base-url http://127.0.0.1:11434/v1 (for example)',
     );
   }
-  let loaded: Promise<LanguageModel> | undefined;
-  const load = async (): Promise<LanguageModel> => {
+  let loaded: Promise<LanguageModelV3> | undefined;
+  const load = async (): Promise<LanguageModelV3> => {
     if (provider === 'anthropic') {
       const { createAnthropic } = await import('@ai-sdk/anthropic');
       return createAnthropic({

@@ -1,48 +1,25 @@
-import type { JSONSchema7, LanguageModelUsage, ModelMessage, SystemModelMessage, Tool } from 'ai';
+import type {
+  JSONSchema7,
+  LanguageModelV3CallOptions,
+  LanguageModelV3FunctionTool,
+  SharedV3Warning,
+} from '@ai-sdk/provider';
+import type { ModelMessage } from 'ai';
 import type { ToolDefinition } from '../runtime/tools.js';
-import { type LoopEvent, type LoopUsage, ZERO_USAGE } from './events.js';
+import type { LoopEvent } from './events.js';
+import { modelPrompt } from './model-prompt.js';
 import type { ModelHandle } from './providers.js';
+import { readStep, type StepOutcome } from './step-stream.js';
 
 /**
- * One model request of the agent loop: the tools in the AI SDK's shape (without `execute`), and
- * the request streamed into text events, tool calls, the usage and the assistant message.
+ * One model request of the agent loop, made on the provider's model itself (`doStream`): the
+ * AI SDK's providers still speak each API (the HTTP stream, its tool calls, its quirks), and the
+ * loop does the rest, so a step costs the provider's work and little more.
  */
 
-export interface StepCall {
-  readonly id: string;
-  readonly name: string;
-  readonly input: unknown;
-  readonly invalid: boolean;
-  readonly error?: string;
-}
-
-export interface StepOutcome {
-  readonly assistant: ModelMessage[];
-  readonly calls: StepCall[];
-  readonly text: string;
-  readonly finishReason: string;
-  readonly rawFinishReason: string | undefined;
-  readonly usage: LoopUsage;
-}
-
-export type AiModule = typeof import('ai');
-let aiModule: Promise<AiModule> | undefined;
-/** The AI SDK, loaded on the first model call. */
-export function loadAi(): Promise<AiModule> {
-  aiModule ??= import('ai');
-  return aiModule;
-}
+export type { StepCall, StepOutcome } from './step-stream.js';
 
 export const ANTHROPIC_CACHE = { anthropic: { cacheControl: { type: 'ephemeral' } } } as const;
-
-function usageOf(usage: LanguageModelUsage | undefined): LoopUsage {
-  return {
-    inputTokens: usage?.inputTokens ?? 0,
-    outputTokens: usage?.outputTokens ?? 0,
-    cacheReadTokens: usage?.inputTokenDetails?.cacheReadTokens ?? 0,
-    cacheWriteTokens: usage?.inputTokenDetails?.cacheWriteTokens ?? 0,
-  };
-}
 
 function toJsonSchema7(definition: ToolDefinition): JSONSchema7 {
   return {
@@ -53,94 +30,58 @@ function toJsonSchema7(definition: ToolDefinition): JSONSchema7 {
   };
 }
 
-/** The tools as the AI SDK takes them: no `execute`, so the loop runs every call itself. */
-export function sdkTools(
-  ai: AiModule,
-  definitions: readonly ToolDefinition[],
-): Record<string, Tool> {
-  const tools: Record<string, Tool> = {};
-  definitions.forEach((definition, index) => {
-    tools[definition.name] = {
+/** The tools of a run as a provider takes them, made once: the loop runs every call itself. */
+export interface ModelTools {
+  readonly tools: readonly LanguageModelV3FunctionTool[];
+  readonly names: ReadonlySet<string>;
+}
+
+export function modelTools(definitions: readonly ToolDefinition[]): ModelTools {
+  const tools = definitions.map(
+    (definition, index): LanguageModelV3FunctionTool => ({
+      type: 'function',
+      name: definition.name,
       description: definition.description,
-      inputSchema: ai.jsonSchema(toJsonSchema7(definition)),
+      inputSchema: toJsonSchema7(definition),
       // The prompt cache's second breakpoint: everything up to the last tool.
       ...(index === definitions.length - 1 ? { providerOptions: ANTHROPIC_CACHE } : {}),
-    } as Tool;
-  });
-  return tools;
+    }),
+  );
+  return { tools, names: new Set(definitions.map((definition) => definition.name)) };
+}
+
+/** What a provider said it ignored or bent (a setting the model does not take), as one line. */
+export function warningText(warning: SharedV3Warning): string {
+  if (warning.type === 'other') return warning.message;
+  const feature = `${warning.type === 'unsupported' ? 'not supported' : 'used in a compatibility mode'}: ${warning.feature}`;
+  return warning.details === undefined ? feature : `${feature} (${warning.details})`;
 }
 
 /** One model request, streamed: text as it comes, then the calls, the usage and the assistant message. */
-export async function requestStep(
-  ai: AiModule,
-  request: {
-    readonly model: ModelHandle;
-    readonly system: SystemModelMessage;
-    readonly messages: readonly ModelMessage[];
-    readonly tools: Record<string, Tool>;
-    readonly signal: AbortSignal;
-    readonly step: number;
-    readonly emit: (event: LoopEvent) => void;
-    readonly maxOutputTokens?: number;
-  },
-): Promise<StepOutcome> {
+export async function requestStep(request: {
+  readonly model: ModelHandle;
+  readonly system: { readonly content: string; readonly providerOptions?: typeof ANTHROPIC_CACHE };
+  readonly messages: readonly ModelMessage[];
+  readonly tools: ModelTools;
+  readonly signal: AbortSignal;
+  readonly step: number;
+  readonly emit: (event: LoopEvent) => void;
+  readonly maxOutputTokens?: number;
+}): Promise<StepOutcome> {
   const language = await request.model.load();
-  const result = ai.streamText({
-    model: language,
-    system: request.system,
-    messages: [...request.messages],
-    ...(Object.keys(request.tools).length === 0 ? {} : { tools: request.tools }),
-    maxRetries: 0,
-    abortSignal: request.signal,
+  const options: LanguageModelV3CallOptions = {
+    prompt: modelPrompt(request.system, request.messages),
+    ...(request.tools.tools.length === 0
+      ? {}
+      : { tools: [...request.tools.tools], toolChoice: { type: 'auto' } }),
     ...(request.maxOutputTokens === undefined ? {} : { maxOutputTokens: request.maxOutputTokens }),
-    // Errors are read from the stream; nothing is printed.
-    onError: () => {},
+    abortSignal: request.signal,
+  };
+  const { stream } = await language.doStream(options);
+  return readStep(stream, {
+    tools: request.tools.names,
+    step: request.step,
+    signal: request.signal,
+    emit: request.emit,
   });
-  const calls: StepCall[] = [];
-  let text = '';
-  let finishReason = 'unknown';
-  let rawFinishReason: string | undefined;
-  let usage = ZERO_USAGE;
-  let failure: unknown;
-  for await (const part of result.fullStream) {
-    switch (part.type) {
-      case 'text-delta':
-        text += part.text;
-        request.emit({ type: 'text', step: request.step, text: part.text });
-        break;
-      case 'reasoning-delta':
-        request.emit({ type: 'reasoning', step: request.step, text: part.text });
-        break;
-      case 'tool-call': {
-        const call = part as unknown as { invalid?: boolean; error?: unknown };
-        calls.push({
-          id: part.toolCallId,
-          name: part.toolName,
-          input: part.input,
-          invalid: call.invalid === true,
-          ...(call.error === undefined
-            ? {}
-            : { error: call.error instanceof Error ? call.error.message : String(call.error) }),
-        });
-        break;
-      }
-      case 'finish-step':
-        finishReason = part.finishReason;
-        rawFinishReason = part.rawFinishReason;
-        usage = usageOf(part.usage);
-        break;
-      case 'error':
-        failure ??= part.error;
-        break;
-      case 'abort':
-        failure ??= Object.assign(new Error('aborted'), { name: 'AbortError' });
-        break;
-      default:
-        break;
-    }
-  }
-  if (failure !== undefined) throw failure;
-  const response = await result.response;
-  const assistant = response.messages.filter((message) => message.role === 'assistant');
-  return { assistant, calls, text, finishReason, rawFinishReason, usage };
 }

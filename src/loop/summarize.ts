@@ -1,6 +1,13 @@
 import type { Summarizer } from '../context/summary-input.js';
 import type { ModelHandle } from './providers.js';
-import { loadAi } from './request.js';
+
+type AiModule = typeof import('ai');
+let aiModule: Promise<AiModule> | undefined;
+/** The AI SDK, loaded on the first summary (a step needs only the provider). */
+function loadAi(): Promise<AiModule> {
+  aiModule ??= import('ai');
+  return aiModule;
+}
 
 /**
  * A summariser over a model of the loop (the session's, or a cheaper one): one request, no
