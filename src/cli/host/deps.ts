@@ -126,7 +126,11 @@ export function createTerminalInput(): {
   readAll(maxBytes: number): Promise<string>;
 } {
   return {
-    isTTY: process.stdin.isTTY === true,
+    // Read when asked: touching process.stdin makes its stream (and loads the stream and readline
+    // modules), which a command that never reads its input does not pay for.
+    get isTTY() {
+      return process.stdin.isTTY === true;
+    },
     readAll: (maxBytes) =>
       new Promise((resolve, reject) => {
         const chunks: Buffer[] = [];
