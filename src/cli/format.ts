@@ -5,6 +5,7 @@ import {
   type SkillCheck,
   type ValidationReport,
 } from '../node/checks.js';
+import { jsonItems } from './json-items.js';
 import { printable } from './printable.js';
 import type { Style } from './style.js';
 
@@ -179,26 +180,20 @@ export function formatJsonReport(report: ValidationReport): string {
 /**
  * The --json document written as the verdicts come, byte for byte what `formatJsonReport` makes
  * of the same report: `add` each verdict in order, then `end` with the report (its results
- * unused). Output goes out in chunks of about 64 KB; no verdict is kept.
+ * unused). Output goes out a hundred verdicts at a time; no more are kept.
  */
 export function jsonReportWriter(write: (text: string) => void): {
   add(result: SkillCheck): void;
   end(report: ValidationReport): void;
 } {
-  let pending = '';
+  const items = jsonItems();
   let count = 0;
-  const put = (text: string) => {
-    pending += text;
-    if (pending.length >= 65_536) {
-      write(pending);
-      pending = '';
-    }
-  };
   return {
     add: (result) => {
-      const text = JSON.stringify(resultJson(result), null, 2).replace(/\n/g, '\n    ');
-      put(`${count === 0 ? '{\n  "results": [\n' : ',\n'}    ${text}`);
+      items.add(resultJson(result));
+      if (count === 0) write('{\n  "results": [\n    ');
       count += 1;
+      if (items.full) write(items.take());
     },
     end: (report) => {
       const rest = JSON.stringify(
@@ -211,9 +206,9 @@ export function jsonReportWriter(write: (text: string) => void): {
         null,
         2,
       );
-      put(`${count === 0 ? '{\n  "results": [],\n' : '\n  ],\n'}${rest.slice(2)}\n`);
-      write(pending);
-      pending = '';
+      write(
+        `${items.take()}${count === 0 ? '{\n  "results": [],\n' : '\n  ],\n'}${rest.slice(2)}\n`,
+      );
     },
   };
 }

@@ -69,25 +69,53 @@ export function findKeywordStuffing(description: string): KeywordStuffing | unde
     countInvisible(description) > 0 ? removeInvisible(description) : description,
   );
   if (terms.length < STUFFING_MIN_REPEATS) return undefined;
-  // Nearly every description repeats nothing that often: the longest run of equal terms, once
-  // sorted, says so without counting each term.
-  const sorted = [...terms].sort();
-  let longest = 0;
-  for (let start = 0, index = 1; index <= sorted.length; index += 1) {
-    if (index === sorted.length || sorted[index] !== sorted[start]) {
-      longest = Math.max(longest, index - start);
-      start = index;
+  // A term with 30% of the terms has more than a quarter of them, so it is among the three
+  // candidates of a Misra-Gries pass: no copy, no sort, no count of every term.
+  let first: string | undefined;
+  let second: string | undefined;
+  let third: string | undefined;
+  let firstCount = 0;
+  let secondCount = 0;
+  let thirdCount = 0;
+  for (const term of terms) {
+    if (term === first) firstCount += 1;
+    else if (term === second) secondCount += 1;
+    else if (term === third) thirdCount += 1;
+    else if (firstCount === 0) {
+      first = term;
+      firstCount = 1;
+    } else if (secondCount === 0) {
+      second = term;
+      secondCount = 1;
+    } else if (thirdCount === 0) {
+      third = term;
+      thirdCount = 1;
+    } else {
+      firstCount -= 1;
+      secondCount -= 1;
+      thirdCount -= 1;
     }
   }
-  if (longest < STUFFING_MIN_REPEATS || longest / terms.length < STUFFING_MIN_SHARE)
-    return undefined;
-  const counts = new Map<string, number>();
-  let top: KeywordStuffing | undefined;
+  firstCount = 0;
+  secondCount = 0;
+  thirdCount = 0;
   for (const term of terms) {
-    const count = (counts.get(term) ?? 0) + 1;
-    counts.set(term, count);
-    if (top === undefined || count > top.count) top = { term, count, terms: terms.length };
+    if (term === first) firstCount += 1;
+    else if (term === second) secondCount += 1;
+    else if (term === third) thirdCount += 1;
   }
-  if (top === undefined || top.count < STUFFING_MIN_REPEATS) return undefined;
-  return top.count / terms.length >= STUFFING_MIN_SHARE ? top : undefined;
+  const most = Math.max(firstCount, secondCount, thirdCount);
+  if (most < STUFFING_MIN_REPEATS || most / terms.length < STUFFING_MIN_SHARE) return undefined;
+  // The term that reaches the highest count first, as counting every term in order finds it.
+  firstCount = 0;
+  secondCount = 0;
+  thirdCount = 0;
+  for (const term of terms) {
+    let count = 0;
+    if (term === first) count = ++firstCount;
+    else if (term === second) count = ++secondCount;
+    else if (term === third) count = ++thirdCount;
+    if (count === most) return { term, count, terms: terms.length };
+  }
+  return undefined;
 }

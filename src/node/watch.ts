@@ -19,7 +19,8 @@ export async function createChokidarWatcher(): Promise<DirectoryWatcher> {
     const [first] = roots;
     if (first !== undefined) watcher.once('ready', () => onChange(first));
     watcher.on('error', () => {
-      // A folder that disappears or cannot be read is noticed by the next refresh.
+      // Events may have been lost: a root as the changed path makes the caller check everything.
+      if (first !== undefined) onChange(first);
     });
     return { close: () => watcher.close() };
   };

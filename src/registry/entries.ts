@@ -252,16 +252,21 @@ export function buildGroup(group: readonly RankedCandidate[], rules: GroupRules)
   const disabled =
     group.length > 0 && rules.disabled?.((group[0] as RankedCandidate).name) === true;
   const entries: RegistryEntry[] = [];
-  const addresses = new Set<string>();
-  const seenReal = new Set<string>();
+  // Nearly every name has one copy: then there is no address to tell apart, no copy to compare.
+  const several = group.length > 1;
+  const addresses = several ? new Set<string>() : undefined;
+  const seenReal = several ? new Set<string>() : undefined;
   let winner: RegistryEntry | undefined;
   for (const { record, source: found, name } of group) {
     const source = rules.external?.(record.directory) === true ? untrustedView(found) : found;
-    const diagnostics = [...record.diagnostics];
+    // Copied only when a finding is added to them.
+    let diagnostics = record.diagnostics;
     let address = `${name}@${source.id}`;
-    for (let index = 2; addresses.has(address); index += 1)
-      address = `${name}@${source.id}#${index}`;
-    addresses.add(address);
+    if (addresses !== undefined) {
+      for (let index = 2; addresses.has(address); index += 1)
+        address = `${name}@${source.id}#${index}`;
+      addresses.add(address);
+    }
     const skillFile = joinPath(record.directory, record.skillFileName);
     let status: SkillStatus;
     let shadowedBy: string | undefined;
@@ -274,9 +279,10 @@ export function buildGroup(group: readonly RankedCandidate[], rules: GroupRules)
       status = 'shadowed';
       shadowedBy = winner.address;
       same =
-        seenReal.has(record.realDirectory) ||
+        seenReal?.has(record.realDirectory) === true ||
         identical(winner, { directory: record.directory, skillFile });
-      diagnostics.push(
+      diagnostics = [
+        ...diagnostics,
         same
           ? createDiagnostic(
               'SKILL_DUPLICATE',
@@ -290,7 +296,7 @@ export function buildGroup(group: readonly RankedCandidate[], rules: GroupRules)
               `Shadowed by ${winner.address} (${winner.directory}), which takes precedence`,
               skillFile,
             ),
-      );
+      ];
     }
     const entry: RegistryEntry = {
       name,
@@ -301,7 +307,7 @@ export function buildGroup(group: readonly RankedCandidate[], rules: GroupRules)
       skillFile,
       status,
       metadata: record.metadata,
-      diagnostics: diagnostics.length > 1 ? diagnostics.sort(compareDiagnostics) : diagnostics,
+      diagnostics: diagnostics.length > 1 ? [...diagnostics].sort(compareDiagnostics) : diagnostics,
       ...(shadowedBy === undefined ? {} : { shadowedBy }),
       ...(same === undefined ? {} : { identical: same }),
       identity: record.identity,
@@ -309,7 +315,7 @@ export function buildGroup(group: readonly RankedCandidate[], rules: GroupRules)
     };
     entries.push(entry);
     if (status === 'active') winner = entry;
-    seenReal.add(record.realDirectory);
+    seenReal?.add(record.realDirectory);
   }
   return entries;
 }

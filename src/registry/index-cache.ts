@@ -155,26 +155,23 @@ function optionalText(value: unknown): string | undefined {
   return value === null ? undefined : text(value);
 }
 
-function metadataFrom(value: unknown): SkillMetadata | undefined {
+/** The metadata as the registry keeps it (compacted), from its JSON, every field checked. */
+function metadataFrom(value: unknown, strings: StringTable): SkillMetadata | undefined {
   if (value === null) return undefined;
   if (typeof value !== 'object' || Array.isArray(value) || value === null) fail();
   const record = value as Record<string, unknown>;
-  const entries: Record<string, string> = Object.create(null);
   const raw = record.metadata;
   if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) fail();
-  for (const [key, entry] of Object.entries(raw as Record<string, unknown>))
-    entries[key] = text(entry);
-  const license = optionalText(record.license);
-  const compatibility = optionalText(record.compatibility);
-  const allowedTools = optionalText(record.allowedTools);
-  return {
-    name: text(record.name),
-    description: text(record.description),
-    ...(license === undefined ? {} : { license }),
-    ...(compatibility === undefined ? {} : { compatibility }),
-    ...(allowedTools === undefined ? {} : { allowedTools }),
-    metadata: Object.freeze(entries),
-  };
+  const map = raw as Record<string, unknown>;
+  for (const key of Object.keys(map)) if (typeof map[key] !== 'string') fail();
+  return strings.compactFields(
+    text(record.name),
+    text(record.description),
+    optionalText(record.license),
+    optionalText(record.compatibility),
+    optionalText(record.allowedTools),
+    map as Record<string, string>,
+  );
 }
 
 function diagnosticFrom(value: unknown): Diagnostic {
@@ -239,7 +236,7 @@ export function decodeScan(
           skillFileName: strings.intern(text(skillFileName)),
           identity: identityFrom(identity),
           links: finite(links),
-          metadata: strings.compactMetadata(metadataFrom(metadata)),
+          metadata: metadataFrom(metadata, strings),
           diagnostics: found.length === 0 ? noDiagnostics : found.map(diagnosticFrom),
         };
         skills.set(path, record);

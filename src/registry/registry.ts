@@ -28,6 +28,7 @@ import {
 } from './refresh.js';
 import { DEFAULT_PRECEDENCE, type SkillSource, type SourceKind } from './sources.js';
 import { StringTable } from './strings.js';
+import { rescanChanged } from './targeted.js';
 import { type RegistryWatchOptions, watchSources } from './watch.js';
 
 export type { RegistryEntry, SkillStatus } from './entries.js';
@@ -92,6 +93,8 @@ export class SkillRegistry {
   #diagnostics: readonly Diagnostic[] = [];
   #table: EntryTable = emptyEntryTable();
   #stats: RegistryStats = { read: 0, reused: 0, cachedSources: 0 };
+  /** Every file was checked at least once (false while opened from the index unchecked). */
+  #checked = false;
 
   protected constructor(options: RegistryOptions) {
     this.#options = options;
@@ -187,10 +190,13 @@ export class SkillRegistry {
   /**
    * Re-reads only what changed since the last scan (skill files by inode, size and times;
    * folders by their own identity) and reports the entries added, removed and changed.
+   * `changed`, the paths a watcher reported, narrows the check to the skill files they can
+   * affect; a path that could add, remove or move a skill (or one the registry cannot place)
+   * makes it check everything, as without it.
    */
-  refresh(): RegistryChanges {
+  refresh(changed?: Iterable<string>): RegistryChanges {
     const before = this.#table;
-    const patched = this.#update(false);
+    const patched = this.#update(false, changed);
     if (patched !== undefined) return patched;
     if (this.#table === before) return { added: [], removed: [], changed: [] };
     return diffEntries(
@@ -211,7 +217,15 @@ export class SkillRegistry {
     options: RegistryWatchOptions = {},
   ): WatchHandle {
     const { fs, sources, discovery = {} } = this.#options;
-    return watchSources(fs, sources, discovery, watcher, () => this.refresh(), listener, options);
+    return watchSources(
+      fs,
+      sources,
+      discovery,
+      watcher,
+      (changed) => this.refresh(changed),
+      listener,
+      options,
+    );
   }
 
   /**
@@ -239,19 +253,27 @@ export class SkillRegistry {
    * When only some skill files changed and their names did not, only their name groups are
    * rebuilt, and the changes are returned; otherwise everything is rebuilt (undefined).
    */
-  #update(useCache: boolean): RegistryChanges | undefined {
+  #update(useCache: boolean, changed?: Iterable<string>): RegistryChanges | undefined {
     const { fs, cache, discovery = {}, keepScans } = this.#options;
-    const rescan = rescanSources(this.#scans, {
+    const trustCache = useCache && this.#options.indexFirst === true;
+    const inputs = {
       fs,
       sources: this.#options.sources,
       discovery,
       strings: this.#strings,
       version: this.#options.version ?? 'dev',
       ...(useCache && cache !== undefined ? { cache } : {}),
-      trustCache: useCache && this.#options.indexFirst === true,
+      trustCache,
       batchFromCache: keepScans !== false,
       ...(this.#options.yaml === undefined ? {} : { yaml: this.#options.yaml }),
-    });
+    };
+    // Only the files a watcher named, once every file has been checked and the scans are kept.
+    const targeted =
+      changed !== undefined && this.#checked && this.#scans.length > 0
+        ? rescanChanged(this.#scans, changed, inputs)
+        : undefined;
+    const rescan = targeted ?? rescanSources(this.#scans, inputs);
+    if (!trustCache) this.#checked = true;
     this.#scans = rescan.scans;
     // Kept apart from the scans, which a one-shot caller drops: a limit is never silent.
     this.#diagnostics = rescan.scans.flatMap((scan) => scan.diagnostics);

@@ -26,14 +26,33 @@ export class StringTable {
   /** Metadata with its recurring strings kept once, and equal metadata maps shared. */
   compactMetadata(metadata: SkillMetadata | undefined): SkillMetadata | undefined {
     if (metadata === undefined) return undefined;
-    const keys = Object.keys(metadata.metadata);
+    return this.compactFields(
+      metadata.name,
+      metadata.description,
+      metadata.license,
+      metadata.compatibility,
+      metadata.allowedTools,
+      metadata.metadata,
+    );
+  }
+
+  /** `compactMetadata` of the fields themselves (the index cache decodes them so). */
+  compactFields(
+    name: string,
+    description: string,
+    license: string | undefined,
+    compatibility: string | undefined,
+    allowedTools: string | undefined,
+    map: Readonly<Record<string, string>>,
+  ): SkillMetadata {
+    const keys = Object.keys(map);
     let entries = noMetadata;
     if (keys.length > 0) {
       // Skills of one collection often carry the same metadata: equal maps are kept once.
       // Each string with its length before it: no two different maps have one signature.
       let signature = '';
       for (const key of keys) {
-        const value = metadata.metadata[key] as string;
+        const value = map[key] as string;
         signature += `${key.length}:${key}${value.length}:${value}`;
       }
       const shareable = signature.length <= MAX_SIGNATURE;
@@ -41,22 +60,17 @@ export class StringTable {
       if (known !== undefined) entries = known;
       else {
         const compact: Record<string, string> = Object.create(null);
-        for (const key of keys)
-          compact[this.intern(key)] = this.intern(metadata.metadata[key] as string);
+        for (const key of keys) compact[this.intern(key)] = this.intern(map[key] as string);
         entries = Object.freeze(compact);
         if (shareable && this.#maps.size < MAX_INTERNED) this.#maps.set(signature, entries);
       }
     }
     return {
-      name: metadata.name,
-      description: metadata.description,
-      ...(metadata.license === undefined ? {} : { license: this.intern(metadata.license) }),
-      ...(metadata.compatibility === undefined
-        ? {}
-        : { compatibility: this.intern(metadata.compatibility) }),
-      ...(metadata.allowedTools === undefined
-        ? {}
-        : { allowedTools: this.intern(metadata.allowedTools) }),
+      name,
+      description,
+      ...(license === undefined ? {} : { license: this.intern(license) }),
+      ...(compatibility === undefined ? {} : { compatibility: this.intern(compatibility) }),
+      ...(allowedTools === undefined ? {} : { allowedTools: this.intern(allowedTools) }),
       metadata: entries,
     };
   }

@@ -11,16 +11,20 @@ export interface RegistryWatchOptions {
   readonly clearTimer?: (timer: unknown) => void;
 }
 
+/** More changed paths than this in one burst: checking everything is as quick. */
+const MOST_PATHS = 512;
+
 /**
  * Watches the roots of the sources that exist, and after file events settle for `debounceMs`
- * calls `refresh`, then `listener` when something was added, changed or removed.
+ * calls `refresh` with the paths of the burst (which narrow what it checks), then `listener`
+ * when something was added, changed or removed.
  */
 export function watchSources(
   fs: SkillFileSystem,
   sources: readonly SkillSource[],
   discovery: DiscoveryOptions,
   watcher: DirectoryWatcher,
-  refresh: () => RegistryChanges,
+  refresh: (changed?: readonly string[]) => RegistryChanges,
   listener: (changes: RegistryChanges) => void,
   options: RegistryWatchOptions = {},
 ): WatchHandle {
@@ -34,17 +38,25 @@ export function watchSources(
     ((timer: unknown) => clearTimeout(timer as ReturnType<typeof setTimeout>));
   let timer: unknown;
   let closed = false;
+  // The paths of the burst, or undefined once there are too many to be worth naming.
+  let paths: Set<string> | undefined = new Set();
   const settle = () => {
     timer = undefined;
     if (closed) return;
-    const changes = refresh();
+    const changed = paths === undefined ? undefined : [...paths];
+    paths = new Set();
+    const changes = refresh(changed);
     if (changes.added.length + changes.removed.length + changes.changed.length > 0)
       listener(changes);
   };
   const handle = watcher(
     roots,
-    () => {
+    (path) => {
       if (closed) return;
+      if (paths !== undefined) {
+        paths.add(path);
+        if (paths.size > MOST_PATHS) paths = undefined;
+      }
       if (timer !== undefined) clearTimer(timer);
       timer = setTimer(settle, options.debounceMs ?? 100);
     },

@@ -35,6 +35,32 @@ describe('findKeywordStuffing: a term at least 4 times and at least 30% of the t
     expect(findKeywordStuffing(description)).toBeUndefined();
   });
 
+  it('finds what counting every term in order finds (the first term to reach the top count)', () => {
+    const naive = (description: string) => {
+      const terms = tokenize(description);
+      const counts = new Map<string, number>();
+      let top: { term: string; count: number; terms: number } | undefined;
+      for (const term of terms) {
+        const count = (counts.get(term) ?? 0) + 1;
+        counts.set(term, count);
+        if (top === undefined || count > top.count) top = { term, count, terms: terms.length };
+      }
+      return top !== undefined &&
+        top.count >= STUFFING_MIN_REPEATS &&
+        top.count / terms.length >= STUFFING_MIN_SHARE
+        ? top
+        : undefined;
+    };
+    const words = fc.constantFrom('pdf', 'merge', 'files', 'tables', 'forms', 'x1', 'y2', 'z3');
+    fc.assert(
+      fc.property(fc.array(words, { maxLength: 30 }), (list) => {
+        const description = list.join(' ');
+        expect(findKeywordStuffing(description)).toEqual(naive(description));
+      }),
+      { numRuns: 3000 },
+    );
+  });
+
   it('is a warning in both modes, never an error', () => {
     for (const mode of ['strict', 'lenient'] as const) {
       const parsed = parseSkill('---\nname: demo\ndescription: pdf pdf pdf pdf pdf\n---\nBody\n', {

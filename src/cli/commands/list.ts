@@ -5,6 +5,7 @@ import type { CommandContext } from '../command.js';
 import { displayPath, printable } from '../format.js';
 import { lockStates } from '../installed.js';
 import { writeWithBackpressure } from '../io.js';
+import { jsonItems } from '../json-items.js';
 import { JSON_OPTION, openRegistry, projectLine, SOURCE_OPTIONS } from '../registry-options.js';
 import { createStyle } from '../style.js';
 
@@ -81,16 +82,17 @@ export async function run({ argv, io, deps }: CommandContext): Promise<number> {
   };
   for (const entry of entries) counts[entry.status] += 1;
   if (args.options.json === true) {
-    // Written piece by piece: ten thousand skills never become one string in memory.
-    const indent = (text: string) => text.replace(/\n/g, '\n    ');
-    let chunk = '{\n  "skills": [';
-    for (const [index, entry] of entries.entries()) {
-      chunk += `${index === 0 ? '' : ','}\n    ${indent(JSON.stringify(entryJson(entry, locks.get(entry.directory)), null, 2))}`;
-      if (chunk.length > 65_536) {
-        await writeWithBackpressure(io.stdout, chunk);
-        chunk = '';
-      }
+    // Written a batch at a time: ten thousand skills never become one string in memory.
+    const items = jsonItems();
+    await writeWithBackpressure(
+      io.stdout,
+      `{\n  "skills": [${entries.length === 0 ? '' : '\n    '}`,
+    );
+    for (const entry of entries) {
+      items.add(entryJson(entry, locks.get(entry.directory)));
+      if (items.full) await writeWithBackpressure(io.stdout, items.take());
     }
+    const chunk = items.take();
     const rest = {
       sources: registry.sources.map((source) => ({ ...source })),
       project: {

@@ -1,0 +1,39 @@
+/** Items a streamed JSON document holds in memory at once before writing them out. */
+const BATCH = 100;
+const PREFIX = '{\n  "items": [\n    ';
+const SUFFIX = '\n  ]\n}';
+
+/**
+ * The items of a JSON list two levels deep in a document (`{ "key": [ ... ] }`) as
+ * `JSON.stringify(document, null, 2)` writes them, streamed: `add` items in order, `take` the
+ * text written so far (items separated by `,\n    `, the first preceded by nothing). Items are
+ * stringified a hundred at a time, inside a list of their own: one indented stringify per batch
+ * instead of one per item and a pass over its text to indent it again.
+ */
+export function jsonItems(): {
+  add(item: unknown): void;
+  /** The text of the items added since the last `take`, or '' when there are none. */
+  take(): string;
+  /** Whether `take` has something now that it is worth writing out. */
+  readonly full: boolean;
+} {
+  let batch: unknown[] = [];
+  let wrote = false;
+  return {
+    add: (item) => {
+      batch.push(item);
+    },
+    take: () => {
+      if (batch.length === 0) return '';
+      const text = JSON.stringify({ items: batch }, null, 2);
+      batch = [];
+      const items = text.slice(PREFIX.length, text.length - SUFFIX.length);
+      const first = !wrote;
+      wrote = true;
+      return first ? items : `,\n    ${items}`;
+    },
+    get full() {
+      return batch.length >= BATCH;
+    },
+  };
+}

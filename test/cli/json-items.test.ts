@@ -1,0 +1,40 @@
+import { describe, expect, it } from 'vitest';
+import { jsonItems } from '../../src/cli/json-items.js';
+
+function streamed(values: readonly unknown[], takeEvery: boolean): string {
+  const items = jsonItems();
+  let text = `{\n  "results": [${values.length === 0 ? '' : '\n    '}`;
+  for (const value of values) {
+    items.add(value);
+    if (takeEvery || items.full) text += items.take();
+  }
+  text += items.take();
+  return `${text}${values.length === 0 ? '' : '\n  '}]\n}`;
+}
+
+describe('jsonItems', () => {
+  it('streams the items of a list exactly as the indented document writes them', () => {
+    for (const size of [0, 1, 2, 99, 100, 101, 250]) {
+      const values = Array.from({ length: size }, (_, index) => ({
+        path: `/skills/s${index}`,
+        valid: index % 2 === 0,
+        diagnostics: index % 3 === 0 ? [] : [{ code: 'X', message: 'a\n"b"\u2028', line: index }],
+        properties: { metadata: { nested: ['x', { y: null }] }, skipped: undefined },
+      }));
+      const expected = JSON.stringify({ results: values }, null, 2);
+      expect(streamed(values, false)).toBe(expected);
+      expect(streamed(values, true)).toBe(expected);
+    }
+  });
+
+  it('holds at most a hundred items before it says to write them out', () => {
+    const items = jsonItems();
+    for (let index = 0; index < 99; index += 1) items.add(index);
+    expect(items.full).toBe(false);
+    items.add(99);
+    expect(items.full).toBe(true);
+    expect(items.take().split(',')).toHaveLength(100);
+    expect(items.full).toBe(false);
+    expect(items.take()).toBe('');
+  });
+});
