@@ -139,6 +139,19 @@ async function directTime(runtime, call, calls) {
 const SYSTEM = 'You are a benchmark agent.';
 const RESULT = 'Naming rules and supported formats.';
 
+/** The tool message that answers the calls of a step (both floors' histories grow by it). */
+function toolResults(asked) {
+  return {
+    role: 'tool',
+    content: asked.map((part) => ({
+      type: 'tool-result',
+      toolCallId: part.toolCallId,
+      toolName: part.toolName,
+      output: { type: 'text', value: RESULT },
+    })),
+  };
+}
+
 /** The floor: the model's doStream alone on a history that grows the same way. */
 async function floorTime(calls, call) {
   const model = instantModel(calls, call, steps);
@@ -165,16 +178,7 @@ async function floorTime(calls, call) {
       }
     }
     prompt.push({ role: 'assistant', content });
-    if (asked.length > 0)
-      prompt.push({
-        role: 'tool',
-        content: asked.map((part) => ({
-          type: 'tool-result',
-          toolCallId: part.toolCallId,
-          toolName: part.toolName,
-          output: { type: 'text', value: RESULT },
-        })),
-      });
+    if (asked.length > 0) prompt.push(toolResults(asked));
   }
   return performance.now() - started;
 }
@@ -194,16 +198,7 @@ async function streamTextTime(calls, call) {
         ? message.content.filter((part) => part.type === 'tool-call')
         : [],
     );
-    if (asked.length > 0)
-      messages.push({
-        role: 'tool',
-        content: asked.map((part) => ({
-          type: 'tool-result',
-          toolCallId: part.toolCallId,
-          toolName: part.toolName,
-          output: { type: 'text', value: RESULT },
-        })),
-      });
+    if (asked.length > 0) messages.push(toolResults(asked));
   }
   return performance.now() - started;
 }
