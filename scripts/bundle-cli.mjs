@@ -51,10 +51,23 @@ function builtinsAsValues() {
   };
 }
 
+// The MCP SDK's `_shims` entry loads Ajv for a check a starting server never makes; the command
+// line's own shim (src/cli/host/sdk-shims.ts) loads the SDK's validator when it is first used.
+const SDK_SHIMS = '@modelcontextprotocol/server/_shims';
+
+function lazySdkValidator() {
+  return {
+    name: 'lazy-sdk-validator',
+    resolveId(id) {
+      return id === SDK_SHIMS ? join(cli, 'host', 'sdk-shims.js') : null;
+    },
+  };
+}
+
 const bundle = await rolldown({
   input: { bin: join(cli, 'bin.js') },
   platform: 'node',
-  plugins: [builtinsAsValues()],
+  plugins: [builtinsAsValues(), lazySdkValidator()],
   // Node 20.19 runs every syntax tsc emits: nothing is rewritten, and no helper package is imported
   // (a tagged template holding `</script` would be rewritten with one: src/cli/ui/html.ts has none).
   transform: { target: 'esnext' },

@@ -111,6 +111,8 @@ const allowedPackages: Record<string, readonly string[]> = {
   ],
   // Only the AI SDK's message types: the context manager never calls a model itself.
   context: ['ai'],
+  // Only the MCP SDK's validator types: sdk-shims.ts stands in for the SDK's `_shims` in the bundle.
+  'cli-host': ['@modelcontextprotocol/server'],
 };
 
 function isNodeBuiltin(specifier: string): boolean {
