@@ -35,6 +35,11 @@ export interface ReadSkillFileOptions {
   readonly checkLinks?: boolean;
   /** At the full level, check the body at all (default true): the whole file is still read and decoded. */
   readonly checkBody?: boolean;
+  /**
+   * Check the frontmatter's fields and `allowed-tools` (default true). Without them (and the
+   * body's checks), the diagnostics say only whether the file could be read, decoded and parsed.
+   */
+  readonly checkFields?: boolean;
   /** The YAML library or its loader, for a frontmatter the fast scanner cannot read. */
   readonly yaml?: YamlSource;
 }
@@ -149,6 +154,7 @@ export function readSkillFile(
         !closesWithinHead(read.bytes, head));
     diagnostics.push(beyondHead ? windowProblem(limits, file) : diagnostic);
   }
+  if (options.checkFields === false) return finish(parsed, read.status);
   for (const diagnostic of checkFrontmatterFields(parsed, { mode: options.mode }))
     diagnostics.push(diagnostic);
   for (const diagnostic of checkAllowedTools(parsed)) diagnostics.push(diagnostic);
