@@ -98,6 +98,8 @@ function codeSpans(line: string): Array<readonly [number, number]> {
   return spans;
 }
 
+const noSpans: Array<readonly [number, number]> = [];
+
 /** Relative links from the body into files (not URLs, not anchors), outside code. */
 export function findBodyLinks(body: string): BodyLink[] {
   const links: BodyLink[] = [];
@@ -120,7 +122,10 @@ export function findBodyLinks(body: string): BodyLink[] {
     const lineStart = body.lastIndexOf('\n', offset - 1) + 1;
     if (lineStart !== spansLineStart) {
       const newline = body.indexOf('\n', offset);
-      spans = codeSpans(body.slice(lineStart, newline === -1 ? body.length : newline));
+      const lineEnd = newline === -1 ? body.length : newline;
+      // A line without a backtick has no code span: no copy of it is made to look.
+      const tick = body.indexOf('`', lineStart);
+      spans = tick === -1 || tick >= lineEnd ? noSpans : codeSpans(body.slice(lineStart, lineEnd));
       spansLineStart = lineStart;
     }
     const column = offset - lineStart;
