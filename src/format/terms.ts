@@ -155,13 +155,19 @@ function sameWord(text: string, a: number, aEnd: number, b: number, bEnd: number
   return true;
 }
 
+/** The offsets of the words of the description being checked, reused from one to the next. */
+const wordStarts: number[] = [];
+const wordEnds: number[] = [];
+
 /**
  * `findKeywordStuffing` of an ASCII description, on the words' offsets: the same terms as
  * `tokenize` and the same passes, without a string per word (every description is checked).
  */
 function asciiKeywordStuffing(description: string): KeywordStuffing | undefined {
-  const starts: number[] = [];
-  const ends: number[] = [];
+  const starts = wordStarts;
+  const ends = wordEnds;
+  starts.length = 0;
+  ends.length = 0;
   let start = -1;
   for (let index = 0; index <= description.length; index += 1) {
     const code = index < description.length ? description.charCodeAt(index) : 0;

@@ -159,19 +159,28 @@ export function readSkillFile(
     diagnostics.push(diagnostic);
   for (const diagnostic of checkAllowedTools(parsed)) diagnostics.push(diagnostic);
   if (options.level === 'full' && options.checkBody !== false) {
-    // A body may link the same file many times (each section to one reference): ask once.
+    // A body may link the same file many times (each section to one reference): ask once. The
+    // first answer is kept on its own; a map is made only for a second path.
+    let firstPath: string | undefined;
+    let firstAnswer = false;
     let answers: Map<string, boolean> | undefined;
     const fileExists =
       options.checkLinks === false
         ? undefined
         : (relativePath: string) => {
+            if (relativePath === firstPath) return firstAnswer;
             const known = answers?.get(relativePath);
             if (known !== undefined) return known;
             const path = joinPath(directory, relativePath);
             const exists =
               fs.exists === undefined ? fs.status(path, false) !== undefined : fs.exists(path);
-            answers ??= new Map();
-            answers.set(relativePath, exists);
+            if (firstPath === undefined) {
+              firstPath = relativePath;
+              firstAnswer = exists;
+            } else {
+              answers ??= new Map();
+              answers.set(relativePath, exists);
+            }
             return exists;
           };
     for (const diagnostic of checkBody(parsed, {
