@@ -158,6 +158,8 @@ function sameWord(text: string, a: number, aEnd: number, b: number, bEnd: number
 /** The offsets of the words of the description being checked, reused from one to the next. */
 const wordStarts: number[] = [];
 const wordEnds: number[] = [];
+/** A hash of each word, so that most comparisons of two words compare two numbers. */
+const wordHashes: number[] = [];
 
 /**
  * `findKeywordStuffing` of an ASCII description, on the words' offsets: the same terms as
@@ -166,20 +168,28 @@ const wordEnds: number[] = [];
 function asciiKeywordStuffing(description: string): KeywordStuffing | undefined {
   const starts = wordStarts;
   const ends = wordEnds;
+  const hashes = wordHashes;
   starts.length = 0;
   ends.length = 0;
+  hashes.length = 0;
   let start = -1;
+  let hash = 0;
   for (let index = 0; index <= description.length; index += 1) {
     const code = index < description.length ? description.charCodeAt(index) : 0;
     // Setting the case bit folds A-Z onto a-z and nothing else onto them.
     const folded = code | 0x20;
     const wordCharacter = (code >= 48 && code <= 57) || (folded >= 97 && folded <= 122);
     if (wordCharacter) {
-      if (start === -1) start = index;
+      if (start === -1) {
+        start = index;
+        hash = 0;
+      }
+      hash = (Math.imul(hash, 31) + folded) | 0;
     } else if (start !== -1) {
       if (index - start > 1 && !isStopWord(description, start, index)) {
         starts.push(start);
         ends.push(index);
+        hashes.push(hash);
       }
       start = -1;
     }
@@ -188,6 +198,7 @@ function asciiKeywordStuffing(description: string): KeywordStuffing | undefined 
   if (terms < STUFFING_MIN_REPEATS) return undefined;
   const same = (term: number, candidate: number) =>
     candidate !== -1 &&
+    hashes[term] === hashes[candidate] &&
     sameWord(
       description,
       starts[term] as number,
