@@ -74,6 +74,8 @@ export function resolveRelativeTarget(target: string): string | undefined | null
   if (value === '' || scheme.test(value) || value.startsWith('/') || value.startsWith('~')) {
     return null;
   }
+  // A plain path before a fragment (`rules.md#naming`) is its own resolution.
+  if (cut !== -1 && simpleRelativePath.test(value)) return value;
   const segments: string[] = [];
   for (const segment of decodeTarget(value).split('/')) {
     if (segment === '' || segment === '.') continue;

@@ -1,5 +1,12 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { checkBody, countLines, estimateTokens, findBodyLinks } from '../../src/format/body.js';
+import {
+  checkBody,
+  countLines,
+  estimateTokens,
+  findBodyLinks,
+  resolveRelativeTarget,
+} from '../../src/format/body.js';
 import { parseSkill } from '../../src/format/parse.js';
 
 function bodyDiagnostics(body: string, existing: string[] = []) {
@@ -41,6 +48,66 @@ describe('body length', () => {
     expect(estimateTokens('Extract tables from PDF files')).toBe(5);
     expect(estimateTokens('abcd'.repeat(10))).toBe(7);
     expect(estimateTokens('parseYamlFast(text, 123456)')).toBe(9);
+  });
+});
+
+describe('resolveRelativeTarget', () => {
+  /** The rule with no shortcut: cut the fragment or query, then resolve segment by segment. */
+  function reference(target: string): string | undefined | null {
+    let value = target.startsWith('<') && target.endsWith('>') ? target.slice(1, -1) : target;
+    const cut = value.search(/[#?]/);
+    if (cut !== -1) value = value.slice(0, cut);
+    if (value === '' || /^[A-Za-z][A-Za-z0-9+.-]*:/.test(value) || /^[/~]/.test(value)) return null;
+    let decoded = value;
+    try {
+      decoded = value.includes('%') ? decodeURIComponent(value) : value;
+    } catch {}
+    const segments: string[] = [];
+    for (const segment of decoded.split('/')) {
+      if (segment === '' || segment === '.') continue;
+      if (segment === '..') {
+        if (segments.length === 0) return undefined;
+        segments.pop();
+        continue;
+      }
+      segments.push(segment);
+    }
+    return segments.length === 0 ? null : segments.join('/');
+  }
+
+  it('resolves every target as the rule without shortcuts does', () => {
+    const piece = fc.constantFrom(
+      'a',
+      'b.md',
+      '.',
+      '..',
+      '',
+      'x-y_z',
+      '%2e',
+      '%',
+      'c:',
+      '#f',
+      '?q',
+      '<',
+      '>',
+      '~',
+      'A1',
+    );
+    fc.assert(
+      fc.property(
+        fc.array(piece, { maxLength: 8 }),
+        fc.constantFrom('/', ''),
+        (pieces, separator) => {
+          const target = pieces.join(separator === '' ? '/' : separator);
+          expect(resolveRelativeTarget(target)).toBe(reference(target));
+          const joined = pieces.join('');
+          expect(resolveRelativeTarget(joined)).toBe(reference(joined));
+        },
+      ),
+      { numRuns: 5000 },
+    );
+    expect(resolveRelativeTarget('references/rules.md#naming')).toBe('references/rules.md');
+    expect(resolveRelativeTarget('../out.md#x')).toBeUndefined();
   });
 });
 
