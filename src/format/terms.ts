@@ -155,23 +155,29 @@ function sameWord(text: string, a: number, aEnd: number, b: number, bEnd: number
   return true;
 }
 
-/** The offsets of the words of the description being checked, reused from one to the next. */
-const wordStarts: number[] = [];
-const wordEnds: number[] = [];
-/** A hash of each word, so that most comparisons of two words compare two numbers. */
-const wordHashes: number[] = [];
+/**
+ * The offsets and hashes of the words of the description being checked, reused from one to the
+ * next (a word takes two characters and a separator: half the length bounds their number).
+ */
+let wordStarts = new Int32Array(256);
+let wordEnds = new Int32Array(256);
+let wordHashes = new Int32Array(256);
 
 /**
  * `findKeywordStuffing` of an ASCII description, on the words' offsets: the same terms as
  * `tokenize` and the same passes, without a string per word (every description is checked).
  */
 function asciiKeywordStuffing(description: string): KeywordStuffing | undefined {
+  const capacity = (description.length >> 1) + 1;
+  if (wordStarts.length < capacity) {
+    wordStarts = new Int32Array(capacity);
+    wordEnds = new Int32Array(capacity);
+    wordHashes = new Int32Array(capacity);
+  }
   const starts = wordStarts;
   const ends = wordEnds;
   const hashes = wordHashes;
-  starts.length = 0;
-  ends.length = 0;
-  hashes.length = 0;
+  let terms = 0;
   let start = -1;
   let hash = 0;
   for (let index = 0; index <= description.length; index += 1) {
@@ -187,14 +193,14 @@ function asciiKeywordStuffing(description: string): KeywordStuffing | undefined 
       hash = (Math.imul(hash, 31) + folded) | 0;
     } else if (start !== -1) {
       if (index - start > 1 && !isStopWord(description, start, index)) {
-        starts.push(start);
-        ends.push(index);
-        hashes.push(hash);
+        starts[terms] = start;
+        ends[terms] = index;
+        hashes[terms] = hash;
+        terms += 1;
       }
       start = -1;
     }
   }
-  const terms = starts.length;
   if (terms < STUFFING_MIN_REPEATS) return undefined;
   const same = (term: number, candidate: number) =>
     candidate !== -1 &&
