@@ -111,6 +111,84 @@ describe('resolveRelativeTarget', () => {
   });
 });
 
+describe('findBodyLinks against a scan of every position', () => {
+  /** The links as one global expression scanning every position finds them. */
+  function reference(body: string) {
+    const links: Array<{ target: string; path: string | undefined; offset: number }> = [];
+    if (!body.includes('](') && !body.includes(']:')) return links;
+    const scanner =
+      /^ {0,3}(`{3,}|~{3,})|^ {0,3}\[(?:[^\]\\\n]|\\.)+\]:[ \t]*(<[^>\n]*>|\S+)|!?\[(?:[^\]\\\n]|\\.)*\]\([ \t]*(<[^>\n]*>|[^\s)]+)/gm;
+    let fence: string | undefined;
+    for (let match = scanner.exec(body); match !== null; match = scanner.exec(body)) {
+      const fenceText = match[1];
+      if (fenceText !== undefined) {
+        if (fence === undefined) fence = fenceText.slice(0, 3);
+        else if (fenceText.startsWith(fence)) fence = undefined;
+        continue;
+      }
+      if (fence !== undefined) continue;
+      const target = (match[2] ?? match[3]) as string;
+      const offset = match.index + match[0].length - target.length;
+      const lineStart = body.lastIndexOf('\n', offset - 1) + 1;
+      const newline = body.indexOf('\n', offset);
+      const line = body.slice(lineStart, newline === -1 ? body.length : newline);
+      const column = offset - lineStart;
+      let inCode = false;
+      for (const span of line.matchAll(/(`+)[^`]*?\1/g))
+        if (column > span.index && column < span.index + span[0].length) inCode = true;
+      if (inCode) continue;
+      const path = resolveRelativeTarget(target);
+      if (path === null) continue;
+      links.push({ target, path, offset });
+    }
+    return links;
+  }
+
+  it('finds the same links in any text of brackets, fences, code and line breaks', () => {
+    const piece = fc.constantFrom(
+      '[',
+      ']',
+      '(',
+      ')',
+      '!',
+      '![',
+      '](',
+      ']:',
+      ' ',
+      '  ',
+      '    ',
+      '\n',
+      '\r',
+      '\r\n',
+      '\u2028',
+      '`',
+      '```',
+      '````',
+      '~~~',
+      'a',
+      'b.md',
+      '[x](y.md)',
+      '![i](img.png)',
+      '[r]: z.md',
+      '\\',
+      '<a b>',
+      ':',
+      '\t',
+      '#',
+      'http://h',
+      '../up.md',
+      '`[c](code.md)`',
+    );
+    fc.assert(
+      fc.property(fc.array(piece, { maxLength: 40 }), (pieces) => {
+        const body = pieces.join('');
+        expect(findBodyLinks(body)).toEqual(reference(body));
+      }),
+      { numRuns: 20000 },
+    );
+  });
+});
+
 describe('relative links from the body', () => {
   it('finds inline links, images and reference definitions, not URLs or anchors', () => {
     const body = [
