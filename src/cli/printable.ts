@@ -28,8 +28,18 @@ const unsafe =
   // biome-ignore lint/suspicious/noControlCharactersInRegex: finding control characters is the point
   /(\u001b\[(?:1|2|22|31|32|33|36|39)m)|[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]|\r(?!\n)/g;
 
+/**
+ * Every character `unsafe` can start a match with, in one class (a carriage return and an escape
+ * included): one quick scan finds nearly all text clean, which `unsafe`'s alternatives scan at
+ * half the speed.
+ */
+const suspect =
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: finding control characters is the point
+  /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/;
+
 /** Text for a terminal: see `unsafe`; line breaks and tabs are kept. */
 export function terminalText(text: string): string {
+  if (!suspect.test(text)) return text;
   unsafe.lastIndex = 0;
   if (!unsafe.test(text)) return text;
   return text.replace(unsafe, (match, colour: string | undefined) =>

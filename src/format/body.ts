@@ -47,7 +47,71 @@ export interface BodyLink {
  * (`[id]: target`) and inline links or images (`[text](target)`), each within one line.
  */
 const linkScanner =
-  /^ {0,3}(`{3,}|~{3,})|^ {0,3}\[(?:[^\]\\\n]|\\.)+\]:[ \t]*(<[^>\n]*>|\S+)|!?\[(?:[^\]\\\n]|\\.)*\]\([ \t]*(<[^>\n]*>|[^\s)]+)/gm;
+  /^ {0,3}(`{3,}|~{3,})|^ {0,3}\[(?:[^\]\\\n]|\\.)+\]:[ \t]*(<[^>\n]*>|\S+)|!?\[(?:[^\]\\\n]|\\.)*\]\([ \t]*(<[^>\n]*>|[^\s)]+)/my;
+/** Whether a multiline `^` matches at `index`: the start, or after a line terminator. */
+function atLineStart(text: string, index: number): boolean {
+  if (index === 0) return true;
+  const code = text.charCodeAt(index - 1);
+  return code === 10 || code === 13 || code === 0x2028 || code === 0x2029;
+}
+
+/** Where a line holding `index` after at most three spaces starts, or -1 when it does not. */
+function indentedLineStart(text: string, index: number): number {
+  let start = index;
+  while (start > 0 && index - start < 3 && text.charCodeAt(start - 1) === 32) start -= 1;
+  return atLineStart(text, start) ? start : -1;
+}
+
+/**
+ * The positions at which `linkScanner` can match, in order from `from`: a `[` (or the `!`
+ * before it), and a line start followed by at most three spaces and a `[` or a fence. Tried
+ * there with the sticky expression, they give the matches a scan of every position gives.
+ */
+function candidates(text: string): (from: number) => number {
+  let bracket = -2;
+  let bracketFrom = -1;
+  let fence = -2;
+  let fenceFrom = -1;
+  const nextBracket = (from: number): number => {
+    if (bracket !== -2 && from >= bracketFrom && (bracket === -1 || from <= bracket))
+      return bracket;
+    bracketFrom = from;
+    bracket = text.indexOf('[', from);
+    return bracket;
+  };
+  const nextFence = (from: number): number => {
+    if (fence !== -2 && from >= fenceFrom && (fence === -1 || from <= fence)) return fence;
+    fenceFrom = from;
+    for (let at = from; ; ) {
+      const ticks = text.indexOf('```', at);
+      const tildes = text.indexOf('~~~', at);
+      const found = ticks === -1 ? tildes : tildes === -1 ? ticks : Math.min(ticks, tildes);
+      if (found === -1) {
+        fence = -1;
+        return fence;
+      }
+      const start = indentedLineStart(text, found);
+      if (start !== -1 && start >= from) {
+        fence = start;
+        return fence;
+      }
+      at = found + 1;
+    }
+  };
+  return (from) => {
+    const open = nextBracket(from);
+    let best = open;
+    if (open !== -1) {
+      const start = indentedLineStart(text, open);
+      if (start !== -1 && start >= from) best = start;
+      else if (open > from && text.charCodeAt(open - 1) === 33) best = open - 1;
+    }
+    const fenceStart = nextFence(from);
+    if (fenceStart !== -1 && (best === -1 || fenceStart < best)) best = fenceStart;
+    return best;
+  };
+}
+
 const scheme = /^[A-Za-z][A-Za-z0-9+.-]*:/;
 /** A plain relative path that needs no resolving: no dot segments, no empty segments, no escapes. */
 const simpleRelativePath =
@@ -74,6 +138,8 @@ export function resolveRelativeTarget(target: string): string | undefined | null
   if (value === '' || scheme.test(value) || value.startsWith('/') || value.startsWith('~')) {
     return null;
   }
+  // A plain path before a fragment (`rules.md#naming`) is its own resolution.
+  if (cut !== -1 && simpleRelativePath.test(value)) return value;
   const segments: string[] = [];
   for (const segment of decodeTarget(value).split('/')) {
     if (segment === '' || segment === '.') continue;
@@ -98,6 +164,8 @@ function codeSpans(line: string): Array<readonly [number, number]> {
   return spans;
 }
 
+const noSpans: Array<readonly [number, number]> = [];
+
 /** Relative links from the body into files (not URLs, not anchors), outside code. */
 export function findBodyLinks(body: string): BodyLink[] {
   const links: BodyLink[] = [];
@@ -106,8 +174,17 @@ export function findBodyLinks(body: string): BodyLink[] {
   // Code spans are found once per line that holds a link, however many links it holds.
   let spansLineStart = -1;
   let spans: Array<readonly [number, number]> = [];
-  linkScanner.lastIndex = 0;
-  for (let match = linkScanner.exec(body); match !== null; match = linkScanner.exec(body)) {
+  const next = candidates(body);
+  for (let from = 0; ; ) {
+    const at = next(from);
+    if (at === -1) break;
+    linkScanner.lastIndex = at;
+    const match = linkScanner.exec(body);
+    if (match === null) {
+      from = at + 1;
+      continue;
+    }
+    from = at + match[0].length;
     const fenceText = match[1];
     if (fenceText !== undefined) {
       if (fenceMarker === undefined) fenceMarker = fenceText.slice(0, 3);
@@ -120,7 +197,10 @@ export function findBodyLinks(body: string): BodyLink[] {
     const lineStart = body.lastIndexOf('\n', offset - 1) + 1;
     if (lineStart !== spansLineStart) {
       const newline = body.indexOf('\n', offset);
-      spans = codeSpans(body.slice(lineStart, newline === -1 ? body.length : newline));
+      const lineEnd = newline === -1 ? body.length : newline;
+      // A line without a backtick has no code span: no copy of it is made to look.
+      const tick = body.indexOf('`', lineStart);
+      spans = tick === -1 || tick >= lineEnd ? noSpans : codeSpans(body.slice(lineStart, lineEnd));
       spansLineStart = lineStart;
     }
     const column = offset - lineStart;

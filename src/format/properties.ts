@@ -65,19 +65,26 @@ export function skillProperties(parsed: ParsedSkill): SkillProperties | undefine
   }
   const tools = allowedToolsString(parsed);
   if (tools !== undefined) properties['allowed-tools'] = detachString(tools);
-  const metadata = metadataStrings(parsed);
-  const keys = Object.keys(metadata);
-  if (keys.length > 0) {
-    const plain: Record<string, string> = {};
-    for (const key of keys) {
-      Object.defineProperty(plain, key, {
-        value: metadata[key],
-        enumerable: true,
-        writable: true,
-        configurable: true,
-      });
+  const metadata = frontmatter.metadata;
+  if (isFrontmatterMap(metadata)) {
+    // Built by assignment, one key at a time: a key `__proto__` alone needs defining, since
+    // assigning it would set the prototype.
+    let plain: Record<string, string> | undefined;
+    for (const key of Object.keys(metadata)) {
+      const value = metadata[key];
+      if (typeof value !== 'string') continue;
+      plain ??= {};
+      const detached = detachString(key);
+      if (detached === '__proto__') {
+        Object.defineProperty(plain, detached, {
+          value: detachString(value),
+          enumerable: true,
+          writable: true,
+          configurable: true,
+        });
+      } else plain[detached] = detachString(value);
     }
-    properties.metadata = plain;
+    if (plain !== undefined) properties.metadata = plain;
   }
   return properties;
 }

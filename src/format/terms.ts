@@ -65,6 +65,7 @@ export interface KeywordStuffing {
  * @example findKeywordStuffing('PDF tool. pdf pdf pdf pdf') // { term: 'pdf', count: 5, terms: 6 }
  */
 export function findKeywordStuffing(description: string): KeywordStuffing | undefined {
+  if (asciiOnly.test(description)) return asciiKeywordStuffing(description);
   const terms = tokenize(
     countInvisible(description) > 0 ? removeInvisible(description) : description,
   );
@@ -116,6 +117,148 @@ export function findKeywordStuffing(description: string): KeywordStuffing | unde
     else if (term === second) count = ++secondCount;
     else if (term === third) count = ++thirdCount;
     if (count === most) return { term, count, terms: terms.length };
+  }
+  return undefined;
+}
+
+/** Base of the numbers that stand for words of up to five letters and digits (see `shortWord`). */
+const BASE = 37;
+
+/** The number a word of one to five a-z, 0-9 characters stands for, one to one. */
+function shortWord(text: string, start: number, end: number): number {
+  let value = 0;
+  for (let index = end - 1; index >= start; index -= 1) {
+    const code = text.charCodeAt(index) | 0x20;
+    value = value * BASE + (code <= 57 ? code - 47 : code - 86);
+  }
+  return value;
+}
+
+/** The stop words, each as its number (every stop word has five characters or fewer). */
+let stopNumbers: Set<number> | undefined;
+
+function isStopWord(text: string, start: number, end: number): boolean {
+  if (end - start > 5) return false;
+  if (stopNumbers === undefined) {
+    stopNumbers = new Set();
+    for (const word of stopWords) stopNumbers.add(shortWord(word, 0, word.length));
+  }
+  return stopNumbers.has(shortWord(text, start, end));
+}
+
+/** Whether two words of an ASCII text are the same, ignoring case. */
+function sameWord(text: string, a: number, aEnd: number, b: number, bEnd: number): boolean {
+  if (aEnd - a !== bEnd - b) return false;
+  for (let offset = 0; a + offset < aEnd; offset += 1) {
+    if ((text.charCodeAt(a + offset) | 0x20) !== (text.charCodeAt(b + offset) | 0x20)) return false;
+  }
+  return true;
+}
+
+/**
+ * The offsets and hashes of the words of the description being checked, reused from one to the
+ * next (a word takes two characters and a separator: half the length bounds their number).
+ */
+let wordStarts = new Int32Array(256);
+let wordEnds = new Int32Array(256);
+let wordHashes = new Int32Array(256);
+
+/**
+ * `findKeywordStuffing` of an ASCII description, on the words' offsets: the same terms as
+ * `tokenize` and the same passes, without a string per word (every description is checked).
+ */
+function asciiKeywordStuffing(description: string): KeywordStuffing | undefined {
+  const capacity = (description.length >> 1) + 1;
+  if (wordStarts.length < capacity) {
+    wordStarts = new Int32Array(capacity);
+    wordEnds = new Int32Array(capacity);
+    wordHashes = new Int32Array(capacity);
+  }
+  const starts = wordStarts;
+  const ends = wordEnds;
+  const hashes = wordHashes;
+  let terms = 0;
+  let start = -1;
+  let hash = 0;
+  for (let index = 0; index <= description.length; index += 1) {
+    const code = index < description.length ? description.charCodeAt(index) : 0;
+    // Setting the case bit folds A-Z onto a-z and nothing else onto them.
+    const folded = code | 0x20;
+    const wordCharacter = (code >= 48 && code <= 57) || (folded >= 97 && folded <= 122);
+    if (wordCharacter) {
+      if (start === -1) {
+        start = index;
+        hash = 0;
+      }
+      hash = (Math.imul(hash, 31) + folded) | 0;
+    } else if (start !== -1) {
+      if (index - start > 1 && !isStopWord(description, start, index)) {
+        starts[terms] = start;
+        ends[terms] = index;
+        hashes[terms] = hash;
+        terms += 1;
+      }
+      start = -1;
+    }
+  }
+  if (terms < STUFFING_MIN_REPEATS) return undefined;
+  const same = (term: number, candidate: number) =>
+    candidate !== -1 &&
+    hashes[term] === hashes[candidate] &&
+    sameWord(
+      description,
+      starts[term] as number,
+      ends[term] as number,
+      starts[candidate] as number,
+      ends[candidate] as number,
+    );
+  let first = -1;
+  let second = -1;
+  let third = -1;
+  let firstCount = 0;
+  let secondCount = 0;
+  let thirdCount = 0;
+  for (let term = 0; term < terms; term += 1) {
+    if (same(term, first)) firstCount += 1;
+    else if (same(term, second)) secondCount += 1;
+    else if (same(term, third)) thirdCount += 1;
+    else if (firstCount === 0) {
+      first = term;
+      firstCount = 1;
+    } else if (secondCount === 0) {
+      second = term;
+      secondCount = 1;
+    } else if (thirdCount === 0) {
+      third = term;
+      thirdCount = 1;
+    } else {
+      firstCount -= 1;
+      secondCount -= 1;
+      thirdCount -= 1;
+    }
+  }
+  firstCount = 0;
+  secondCount = 0;
+  thirdCount = 0;
+  for (let term = 0; term < terms; term += 1) {
+    if (same(term, first)) firstCount += 1;
+    else if (same(term, second)) secondCount += 1;
+    else if (same(term, third)) thirdCount += 1;
+  }
+  const most = Math.max(firstCount, secondCount, thirdCount);
+  if (most < STUFFING_MIN_REPEATS || most / terms < STUFFING_MIN_SHARE) return undefined;
+  firstCount = 0;
+  secondCount = 0;
+  thirdCount = 0;
+  for (let term = 0; term < terms; term += 1) {
+    let count = 0;
+    if (same(term, first)) count = ++firstCount;
+    else if (same(term, second)) count = ++secondCount;
+    else if (same(term, third)) count = ++thirdCount;
+    if (count === most) {
+      const text = description.slice(starts[term], ends[term]).toLowerCase();
+      return { term: text, count, terms };
+    }
   }
   return undefined;
 }

@@ -32,6 +32,12 @@ export interface CheckSkillOptions {
    * the frontmatter's: for a caller that wants only the properties.
    */
   readonly checkBody?: boolean;
+  /**
+   * Check the frontmatter's fields and `allowed-tools` (default true; false checks no body
+   * either). Without, the verdict is only whether the file could be read and parsed: for a
+   * caller that wants the properties and asks again, with the checks, when there are none.
+   */
+  readonly checkFields?: boolean;
   /** The YAML library or its loader, for a frontmatter the fast scanner cannot read. */
   readonly yaml?: YamlSource;
 }
@@ -56,6 +62,7 @@ export function checkSkillDirectory(
     ...(options.limits === undefined ? {} : { limits: options.limits }),
     ...(options.checkLinks === undefined ? {} : { checkLinks: options.checkLinks }),
     ...(options.checkBody === undefined ? {} : { checkBody: options.checkBody }),
+    ...(options.checkFields === undefined ? {} : { checkFields: options.checkFields }),
     ...(options.yaml === undefined ? {} : { yaml: options.yaml }),
   });
   const { parsed, diagnostics } = reading;

@@ -35,6 +35,11 @@ export interface ReadSkillFileOptions {
   readonly checkLinks?: boolean;
   /** At the full level, check the body at all (default true): the whole file is still read and decoded. */
   readonly checkBody?: boolean;
+  /**
+   * Check the frontmatter's fields and `allowed-tools` (default true). Without them (and the
+   * body's checks), the diagnostics say only whether the file could be read, decoded and parsed.
+   */
+  readonly checkFields?: boolean;
   /** The YAML library or its loader, for a frontmatter the fast scanner cannot read. */
   readonly yaml?: YamlSource;
 }
@@ -149,23 +154,33 @@ export function readSkillFile(
         !closesWithinHead(read.bytes, head));
     diagnostics.push(beyondHead ? windowProblem(limits, file) : diagnostic);
   }
+  if (options.checkFields === false) return finish(parsed, read.status);
   for (const diagnostic of checkFrontmatterFields(parsed, { mode: options.mode }))
     diagnostics.push(diagnostic);
   for (const diagnostic of checkAllowedTools(parsed)) diagnostics.push(diagnostic);
   if (options.level === 'full' && options.checkBody !== false) {
-    // A body may link the same file many times (each section to one reference): ask once.
+    // A body may link the same file many times (each section to one reference): ask once. The
+    // first answer is kept on its own; a map is made only for a second path.
+    let firstPath: string | undefined;
+    let firstAnswer = false;
     let answers: Map<string, boolean> | undefined;
     const fileExists =
       options.checkLinks === false
         ? undefined
         : (relativePath: string) => {
+            if (relativePath === firstPath) return firstAnswer;
             const known = answers?.get(relativePath);
             if (known !== undefined) return known;
             const path = joinPath(directory, relativePath);
             const exists =
               fs.exists === undefined ? fs.status(path, false) !== undefined : fs.exists(path);
-            answers ??= new Map();
-            answers.set(relativePath, exists);
+            if (firstPath === undefined) {
+              firstPath = relativePath;
+              firstAnswer = exists;
+            } else {
+              answers ??= new Map();
+              answers.set(relativePath, exists);
+            }
             return exists;
           };
     for (const diagnostic of checkBody(parsed, {

@@ -109,6 +109,32 @@ describe('skillhost to-prompt', () => {
     expect(tree.stdout.indexOf('abc')).toBeLessThan(tree.stdout.indexOf('zed'));
   });
 
+  it('lists a skill with properties whatever its other findings, and says why one without is skipped', async () => {
+    const root = tempDir();
+    writeTree(root, {
+      'noname/SKILL.md': skillText('description: d'),
+      'wrong-name/SKILL.md': skillText(
+        'name: Other_Name\ndescription: d\nallowed-tools: Frobnicate',
+      ),
+      // The whole file is still decoded: bytes that are not UTF-8 in the body skip the skill.
+      'badbody/SKILL.md': Buffer.concat([
+        Buffer.from(skillText('name: badbody\ndescription: d', 'body ')),
+        Buffer.from([0xff, 0x0a]),
+      ]),
+    });
+    const run = await runCli(['to-prompt', root]);
+    expect(run.code).toBe(0);
+    expect(run.stdout).toContain('<name>\nOther_Name\n</name>');
+    expect(run.stdout).not.toContain('badbody');
+    expect(run.stderr).toBe(
+      [
+        `skipped: ${join(root, 'badbody')}: TEXT_NOT_UTF8: File is not valid UTF-8: byte 0xFF at byte offset 42 cannot start or continue a character`,
+        `skipped: ${join(root, 'noname')}: NAME_MISSING: Missing required field: name`,
+        '',
+      ].join('\n'),
+    );
+  });
+
   it('exits 1 when a skill given directly cannot be read', async () => {
     const root = tempDir();
     writeTree(root, { 'demo/SKILL.md': 'no frontmatter' });

@@ -1,5 +1,12 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { checkBody, countLines, estimateTokens, findBodyLinks } from '../../src/format/body.js';
+import {
+  checkBody,
+  countLines,
+  estimateTokens,
+  findBodyLinks,
+  resolveRelativeTarget,
+} from '../../src/format/body.js';
 import { parseSkill } from '../../src/format/parse.js';
 
 function bodyDiagnostics(body: string, existing: string[] = []) {
@@ -41,6 +48,144 @@ describe('body length', () => {
     expect(estimateTokens('Extract tables from PDF files')).toBe(5);
     expect(estimateTokens('abcd'.repeat(10))).toBe(7);
     expect(estimateTokens('parseYamlFast(text, 123456)')).toBe(9);
+  });
+});
+
+describe('resolveRelativeTarget', () => {
+  /** The rule with no shortcut: cut the fragment or query, then resolve segment by segment. */
+  function reference(target: string): string | undefined | null {
+    let value = target.startsWith('<') && target.endsWith('>') ? target.slice(1, -1) : target;
+    const cut = value.search(/[#?]/);
+    if (cut !== -1) value = value.slice(0, cut);
+    if (value === '' || /^[A-Za-z][A-Za-z0-9+.-]*:/.test(value) || /^[/~]/.test(value)) return null;
+    let decoded = value;
+    try {
+      decoded = value.includes('%') ? decodeURIComponent(value) : value;
+    } catch {}
+    const segments: string[] = [];
+    for (const segment of decoded.split('/')) {
+      if (segment === '' || segment === '.') continue;
+      if (segment === '..') {
+        if (segments.length === 0) return undefined;
+        segments.pop();
+        continue;
+      }
+      segments.push(segment);
+    }
+    return segments.length === 0 ? null : segments.join('/');
+  }
+
+  it('resolves every target as the rule without shortcuts does', () => {
+    const piece = fc.constantFrom(
+      'a',
+      'b.md',
+      '.',
+      '..',
+      '',
+      'x-y_z',
+      '%2e',
+      '%',
+      'c:',
+      '#f',
+      '?q',
+      '<',
+      '>',
+      '~',
+      'A1',
+    );
+    fc.assert(
+      fc.property(
+        fc.array(piece, { maxLength: 8 }),
+        fc.constantFrom('/', ''),
+        (pieces, separator) => {
+          const target = pieces.join(separator === '' ? '/' : separator);
+          expect(resolveRelativeTarget(target)).toBe(reference(target));
+          const joined = pieces.join('');
+          expect(resolveRelativeTarget(joined)).toBe(reference(joined));
+        },
+      ),
+      { numRuns: 5000 },
+    );
+    expect(resolveRelativeTarget('references/rules.md#naming')).toBe('references/rules.md');
+    expect(resolveRelativeTarget('../out.md#x')).toBeUndefined();
+  });
+});
+
+describe('findBodyLinks against a scan of every position', () => {
+  /** The links as one global expression scanning every position finds them. */
+  function reference(body: string) {
+    const links: Array<{ target: string; path: string | undefined; offset: number }> = [];
+    if (!body.includes('](') && !body.includes(']:')) return links;
+    const scanner =
+      /^ {0,3}(`{3,}|~{3,})|^ {0,3}\[(?:[^\]\\\n]|\\.)+\]:[ \t]*(<[^>\n]*>|\S+)|!?\[(?:[^\]\\\n]|\\.)*\]\([ \t]*(<[^>\n]*>|[^\s)]+)/gm;
+    let fence: string | undefined;
+    for (let match = scanner.exec(body); match !== null; match = scanner.exec(body)) {
+      const fenceText = match[1];
+      if (fenceText !== undefined) {
+        if (fence === undefined) fence = fenceText.slice(0, 3);
+        else if (fenceText.startsWith(fence)) fence = undefined;
+        continue;
+      }
+      if (fence !== undefined) continue;
+      const target = (match[2] ?? match[3]) as string;
+      const offset = match.index + match[0].length - target.length;
+      const lineStart = body.lastIndexOf('\n', offset - 1) + 1;
+      const newline = body.indexOf('\n', offset);
+      const line = body.slice(lineStart, newline === -1 ? body.length : newline);
+      const column = offset - lineStart;
+      let inCode = false;
+      for (const span of line.matchAll(/(`+)[^`]*?\1/g))
+        if (column > span.index && column < span.index + span[0].length) inCode = true;
+      if (inCode) continue;
+      const path = resolveRelativeTarget(target);
+      if (path === null) continue;
+      links.push({ target, path, offset });
+    }
+    return links;
+  }
+
+  it('finds the same links in any text of brackets, fences, code and line breaks', () => {
+    const piece = fc.constantFrom(
+      '[',
+      ']',
+      '(',
+      ')',
+      '!',
+      '![',
+      '](',
+      ']:',
+      ' ',
+      '  ',
+      '    ',
+      '\n',
+      '\r',
+      '\r\n',
+      '\u2028',
+      '`',
+      '```',
+      '````',
+      '~~~',
+      'a',
+      'b.md',
+      '[x](y.md)',
+      '![i](img.png)',
+      '[r]: z.md',
+      '\\',
+      '<a b>',
+      ':',
+      '\t',
+      '#',
+      'http://h',
+      '../up.md',
+      '`[c](code.md)`',
+    );
+    fc.assert(
+      fc.property(fc.array(piece, { maxLength: 40 }), (pieces) => {
+        const body = pieces.join('');
+        expect(findBodyLinks(body)).toEqual(reference(body));
+      }),
+      { numRuns: 20000 },
+    );
   });
 });
 

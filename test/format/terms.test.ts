@@ -61,6 +61,52 @@ describe('findKeywordStuffing: a term at least 4 times and at least 30% of the t
     );
   });
 
+  it('finds the same in any ASCII text: case, digits, stop words, punctuation', () => {
+    const naive = (description: string) => {
+      const terms = tokenize(description);
+      const counts = new Map<string, number>();
+      let top: { term: string; count: number; terms: number } | undefined;
+      for (const term of terms) {
+        const count = (counts.get(term) ?? 0) + 1;
+        counts.set(term, count);
+        if (top === undefined || count > top.count) top = { term, count, terms: terms.length };
+      }
+      return top !== undefined &&
+        top.count >= STUFFING_MIN_REPEATS &&
+        top.count / terms.length >= STUFFING_MIN_SHARE
+        ? top
+        : undefined;
+    };
+    const words = fc.constantFrom(
+      'PDF',
+      'pdf',
+      'Pdf',
+      'the',
+      'THE',
+      'a',
+      'x',
+      'it9',
+      'IT9',
+      '42',
+      'their',
+      'theirs',
+      'merge-files',
+      'tables,',
+      '@[z]',
+      'zzzzz',
+      'zzzzzz',
+      '0',
+    );
+    const separators = fc.constantFrom(' ', '\n', '. ', '_', '`');
+    fc.assert(
+      fc.property(fc.array(fc.tuple(words, separators), { maxLength: 40 }), (list) => {
+        const description = list.map(([word, separator]) => word + separator).join('');
+        expect(findKeywordStuffing(description)).toEqual(naive(description));
+      }),
+      { numRuns: 5000 },
+    );
+  });
+
   it('is a warning in both modes, never an error', () => {
     for (const mode of ['strict', 'lenient'] as const) {
       const parsed = parseSkill('---\nname: demo\ndescription: pdf pdf pdf pdf pdf\n---\nBody\n', {

@@ -32,9 +32,13 @@ export function run({ argv, io, deps }: CommandContext): number {
     fs = deps.fs,
     realDirectory = deps.fs.realPath(directory) ?? directory,
   ): AvailableSkillEntry | string => {
-    // Only the properties are wanted, and a skill without them always has an error in its
-    // frontmatter, which comes before any of the body's: the body is not checked.
-    const check = checkForProperties(fs, directory, skillFileName, { checkBody: false });
+    // Only the properties are wanted: the fields are checked only when there are none, for the
+    // error that says why (a skill without them always has one in its frontmatter, which comes
+    // before any of the body's: the body is not checked).
+    let check = checkForProperties(fs, directory, skillFileName, { checkFields: false });
+    if (check.properties === undefined) {
+      check = checkForProperties(deps.fs, directory, skillFileName, { checkBody: false });
+    }
     if (check.properties === undefined) {
       const error = check.diagnostics.find((diagnostic) => diagnostic.severity === 'error');
       return `${directory}: ${error?.code ?? 'PROPERTIES_UNAVAILABLE'}: ${error?.message ?? 'name or description cannot be read'}`;
