@@ -241,6 +241,82 @@ export function rankCandidate(
   };
 }
 
+/** An entry, in one of two shapes (a shadowed copy's, or any other's), built without spreads. */
+function makeEntry(
+  record: SkillRecord,
+  name: string,
+  address: string,
+  source: SkillSource,
+  skillFile: string,
+  status: SkillStatus,
+  found: readonly Diagnostic[],
+  shadowedBy: string | undefined,
+  identical: boolean | undefined,
+): RegistryEntry {
+  const diagnostics = found.length > 1 ? [...found].sort(compareDiagnostics) : found;
+  if (shadowedBy === undefined && identical === undefined) {
+    return {
+      name,
+      address,
+      source,
+      directory: record.directory,
+      realDirectory: record.realDirectory,
+      skillFile,
+      status,
+      metadata: record.metadata,
+      diagnostics,
+      identity: record.identity,
+      links: record.links,
+    };
+  }
+  return {
+    name,
+    address,
+    source,
+    directory: record.directory,
+    realDirectory: record.realDirectory,
+    skillFile,
+    status,
+    metadata: record.metadata,
+    diagnostics,
+    ...(shadowedBy === undefined ? {} : { shadowedBy }),
+    ...(identical === undefined ? {} : { identical }),
+    identity: record.identity,
+    links: record.links,
+  };
+}
+
+/**
+ * The entry of a name only one skill has (nearly every name): what `buildGroup` makes of a
+ * group of one, without the group.
+ */
+function buildSingle(candidate: Candidate, name: string, rules: GroupRules): RegistryEntry {
+  const { record } = candidate;
+  const source =
+    rules.external?.(record.directory) === true
+      ? untrustedView(candidate.source)
+      : candidate.source;
+  const status: SkillStatus =
+    record.metadata === undefined
+      ? 'skipped'
+      : !source.enabled
+        ? 'untrusted'
+        : rules.disabled?.(name) === true
+          ? 'disabled'
+          : 'active';
+  return makeEntry(
+    record,
+    name,
+    `${name}@${source.id}`,
+    source,
+    joinPath(record.directory, record.skillFileName),
+    status,
+    record.diagnostics,
+    undefined,
+    undefined,
+  );
+}
+
 /**
  * The entries of one name group, its candidates sorted by precedence: the first usable copy of
  * an enabled source is active, later usable copies are shadowed (collapsed into it when
@@ -298,21 +374,17 @@ export function buildGroup(group: readonly RankedCandidate[], rules: GroupRules)
             ),
       ];
     }
-    const entry: RegistryEntry = {
+    const entry = makeEntry(
+      record,
       name,
       address,
       source,
-      directory: record.directory,
-      realDirectory: record.realDirectory,
       skillFile,
       status,
-      metadata: record.metadata,
-      diagnostics: diagnostics.length > 1 ? [...diagnostics].sort(compareDiagnostics) : diagnostics,
-      ...(shadowedBy === undefined ? {} : { shadowedBy }),
-      ...(same === undefined ? {} : { identical: same }),
-      identity: record.identity,
-      links: record.links,
-    };
+      diagnostics,
+      shadowedBy,
+      same,
+    );
     entries.push(entry);
     if (status === 'active') winner = entry;
     seenReal?.add(record.realDirectory);
@@ -335,55 +407,71 @@ export function resolveEntries(
   keepGroups = true,
 ): EntryTable {
   const rank = sourceRanker(rules);
-  const groups = new Map<string, RankedCandidate[]>();
+  // Most names have one candidate: it is kept as it is, a list made only for a second one.
+  const groups = new Map<string, Candidate | Candidate[]>();
   for (const candidate of candidates) {
     const name = recordName(candidate.record);
-    const ranked = rankCandidate(candidate, name, rank);
-    const group = groups.get(name);
-    if (group === undefined) groups.set(name, [ranked]);
-    else group.push(ranked);
+    const known = groups.get(name);
+    if (known === undefined) groups.set(name, candidate);
+    else if (Array.isArray(known)) known.push(candidate);
+    else groups.set(name, [known, candidate]);
   }
   const entries: RegistryEntry[] = [];
   const byAddress = new Map<string, RegistryEntry>();
   const active = new Map<string, RegistryEntry>();
   const built = new Map<string, NameGroup>();
+  let foreignNames = false;
+  const add = (entry: RegistryEntry) => {
+    entries.push(entry);
+    byAddress.set(entry.address, entry);
+    if (entry.status === 'active') {
+      active.set(entry.name, entry);
+      if (!foreignNames && !isAsciiName(entry.name)) foreignNames = true;
+    }
+  };
   for (const name of [...groups.keys()].sort(byText)) {
-    const group = groups.get(name) as RankedCandidate[];
-    if (group.length > 1) {
+    const members = groups.get(name) as Candidate | Candidate[];
+    const before = previous.get(name);
+    const start = entries.length;
+    let made: readonly RegistryEntry[] | RegistryEntry;
+    if (!Array.isArray(members)) {
+      if (before !== undefined && sameMembers(before, [members])) {
+        made = groupEntries(before);
+        if (keepGroups) built.set(name, before.start === start ? before : { ...before, start });
+      } else {
+        made = buildSingle(members, name, rules);
+        if (keepGroups)
+          built.set(name, { record: members.record, source: members.source, entry: made, start });
+      }
+    } else {
+      const group = members.map((candidate) => rankCandidate(candidate, name, rank));
       group.sort(
         (a, b) =>
           a.rank - b.rank ||
           a.mismatch - b.mismatch ||
           byText(a.record.directory, b.record.directory),
       );
-    }
-    const before = previous.get(name);
-    const start = entries.length;
-    let members: readonly RegistryEntry[];
-    if (before !== undefined && sameMembers(before, group)) {
-      members = groupEntries(before);
-      if (keepGroups) built.set(name, before.start === start ? before : { ...before, start });
-    } else {
-      members = buildGroup(group, rules);
-      if (keepGroups) {
-        built.set(
-          name,
-          makeGroup(
-            group.map((candidate) => candidate.record),
-            group.map((candidate) => candidate.source),
-            members,
-            start,
-          ),
-        );
+      if (before !== undefined && sameMembers(before, group)) {
+        made = groupEntries(before);
+        if (keepGroups) built.set(name, before.start === start ? before : { ...before, start });
+      } else {
+        made = buildGroup(group, rules);
+        if (keepGroups) {
+          built.set(
+            name,
+            makeGroup(
+              group.map((candidate) => candidate.record),
+              group.map((candidate) => candidate.source),
+              made,
+              start,
+            ),
+          );
+        }
       }
     }
-    for (const entry of members) {
-      entries.push(entry);
-      byAddress.set(entry.address, entry);
-      if (entry.status === 'active') active.set(entry.name, entry);
-    }
+    if (Array.isArray(made)) for (const entry of made as readonly RegistryEntry[]) add(entry);
+    else add(made as RegistryEntry);
   }
-  const foreignNames = [...active.keys()].some((name) => !isAsciiName(name));
   if (foreignNames) flagConfusable(active, entries, byAddress);
   return { entries, byAddress, active, groups: built, foreignNames };
 }

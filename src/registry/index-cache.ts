@@ -3,6 +3,7 @@ import { CODES } from '../codes.js';
 import type { EntryKind } from '../deps.js';
 import type { Diagnostic, Severity } from '../diagnostics.js';
 import type { SkillMetadata } from '../format/load.js';
+import { baseName } from '../paths.js';
 import {
   type DirectoryRecord,
   type DiscoveryOptions,
@@ -16,11 +17,16 @@ import type { SkillSource } from './sources.js';
 import type { StringTable } from './strings.js';
 
 /**
- * The persistent index: one JSON document per source, so a warm start reads no SKILL.md whose
- * identity is unchanged. Everything in it is checked against the file system before use, and
- * anything malformed makes the whole entry be ignored: deleting the cache is always safe.
+ * The persistent index: one text per source, so a warm start reads no SKILL.md whose identity is
+ * unchanged. Everything in it is checked against the file system before use, and anything
+ * malformed makes the whole entry be ignored: deleting the cache is always safe.
+ *
+ * Version 4 keeps a start from it cheap: paths relative to the source's root, a skill's
+ * identity and metadata as the fields of one flat list, and the strings and metadata maps that
+ * recur (licences, tools, file names) once, in the header, referred to by number. An index of
+ * an earlier version has another key and format, and is never read.
  */
-const FORMAT = 'skillhost-index/3';
+const FORMAT = 'skillhost-index/4';
 
 /** The cache entry name for a source: changes whenever anything that shapes the scan changes. */
 export function indexKey(source: SkillSource, options: DiscoveryOptions, version: string): string {
@@ -44,23 +50,47 @@ export function indexKey(source: SkillSource, options: DiscoveryOptions, version
 
 type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 
-function identityJson(identity: FileIdentity | undefined): Json {
-  return identity === undefined
-    ? null
-    : [identity.device, identity.inode, identity.size, identity.mtimeMs, identity.ctimeMs];
+/** Strings kept once in an index's header and referred to by their place in it. */
+class SharedStrings {
+  readonly list: string[] = [];
+  readonly #places = new Map<string, number>();
+
+  /** A string's place in the table, or a long one itself. */
+  ref(value: string): number | string {
+    if (value.length > 256) return value;
+    let place = this.#places.get(value);
+    if (place === undefined) {
+      place = this.list.length;
+      this.list.push(value);
+      this.#places.set(value, place);
+    }
+    return place;
+  }
 }
 
-function metadataJson(metadata: SkillMetadata | undefined): Json {
-  if (metadata === undefined) return null;
-  return {
-    name: metadata.name,
-    description: metadata.description,
-    license: metadata.license ?? null,
-    compatibility: metadata.compatibility ?? null,
-    allowedTools: metadata.allowedTools ?? null,
-    metadata: { ...metadata.metadata },
-  };
+/** A path as the index keeps it: relative to the root when below it, else `[absolute]`. */
+function pathJson(path: string, root: string, prefix: string): Json {
+  if (path === root) return '';
+  return path.startsWith(prefix) && path.length > prefix.length
+    ? path.slice(prefix.length)
+    : [path];
 }
+
+function rootPrefix(root: string): string {
+  return root.endsWith('/') ? root : `${root}/`;
+}
+
+const KIND_LIST: readonly EntryKind[] = [
+  'file',
+  'directory',
+  'symlink',
+  'fifo',
+  'socket',
+  'device',
+  'other',
+];
+const KIND_PLACE = new Map(KIND_LIST.map((kind, place) => [kind, place]));
+const SEVERITIES: readonly Severity[] = ['error', 'warning', 'info'];
 
 function diagnosticJson(diagnostic: Diagnostic): Json {
   return [
@@ -73,36 +103,99 @@ function diagnosticJson(diagnostic: Diagnostic): Json {
   ];
 }
 
+function identityFields(identity: FileIdentity | undefined): Json[] {
+  return identity === undefined
+    ? [null, 0, 0, 0, 0]
+    : [identity.device, identity.inode, identity.size, identity.mtimeMs, identity.ctimeMs];
+}
+
+/** The metadata maps of an index, each once: its place in the header's list. */
+class SharedMaps {
+  readonly list: Json[][] = [];
+  readonly #places = new Map<Readonly<Record<string, string>>, number>();
+  readonly #signatures = new Map<string, number>();
+
+  constructor(readonly strings: SharedStrings) {}
+
+  ref(map: Readonly<Record<string, string>>): number {
+    let place = this.#places.get(map);
+    if (place !== undefined) return place;
+    const flat: Json[] = [];
+    for (const key of Object.keys(map))
+      flat.push(this.strings.ref(key), this.strings.ref(map[key] as string));
+    const signature = JSON.stringify(flat);
+    place = this.#signatures.get(signature);
+    if (place === undefined) {
+      place = this.list.length;
+      this.list.push(flat);
+      this.#signatures.set(signature, place);
+    }
+    this.#places.set(map, place);
+    return place;
+  }
+}
+
 /**
- * One line of JSON per record, after a header line: decoding then parses one small line at a
- * time instead of building one large tree, which keeps a warm start's memory flat.
+ * One line of JSON per record, after a header line with the shared strings and maps: decoding
+ * then parses one small line at a time instead of building one large tree, which keeps a warm
+ * start's memory flat.
+ *
+ * A directory: `["d", path, device, inode, size, mtime, ctime, [name, kind, name, kind, ...]]`.
+ * A skill: `["s", path, realPath | null, fileName, device | null, inode, size, mtime, ctime,
+ * links, name | null, description | null, licence | null, compatibility | null, allowed-tools |
+ * null, map, diagnostics]`: a `null` description means no usable metadata, a `null` name the
+ * directory's own name; a string field is a place in the shared strings or the string itself.
  */
 export function encodeScan(scan: SourceScan, key: string): string {
-  const lines = [JSON.stringify({ format: FORMAT, key, root: scan.source.root })];
+  const { root } = scan.source;
+  const prefix = rootPrefix(root);
+  const strings = new SharedStrings();
+  const maps = new SharedMaps(strings);
+  const optional = (value: string | undefined): Json =>
+    value === undefined ? null : strings.ref(value);
+  const lines: string[] = [''];
   for (const record of scan.directories.values()) {
+    const children: Json[] = [];
+    for (const child of record.children)
+      children.push(child.name, KIND_PLACE.get(child.kind) ?? KIND_LIST.length - 1);
     lines.push(
       JSON.stringify([
         'd',
-        record.path,
-        identityJson(record.identity),
-        record.children.map((child) => [child.name, child.kind]),
+        pathJson(record.path, root, prefix),
+        ...identityFields(record.identity),
+        children,
       ]),
     );
   }
   for (const record of scan.skills.values()) {
+    const { metadata } = record;
     lines.push(
       JSON.stringify([
         's',
-        record.directory,
+        pathJson(record.directory, root, prefix),
         record.realDirectory === record.directory ? null : record.realDirectory,
-        record.skillFileName,
-        identityJson(record.identity),
+        strings.ref(record.skillFileName),
+        ...identityFields(record.identity),
         record.links,
-        metadataJson(record.metadata),
+        metadata === undefined || metadata.name === baseName(record.directory)
+          ? null
+          : metadata.name,
+        metadata === undefined ? null : metadata.description,
+        optional(metadata?.license),
+        optional(metadata?.compatibility),
+        optional(metadata?.allowedTools),
+        metadata === undefined ? 0 : maps.ref(metadata.metadata),
         record.diagnostics.map(diagnosticJson),
       ]),
     );
   }
+  lines[0] = JSON.stringify({
+    format: FORMAT,
+    key,
+    root,
+    strings: strings.list,
+    maps: maps.list,
+  });
   return lines.join('\n');
 }
 
@@ -124,60 +217,29 @@ function list(value: unknown): unknown[] {
   return Array.isArray(value) ? value : fail();
 }
 
-const kinds = new Set<EntryKind>([
-  'file',
-  'directory',
-  'symlink',
-  'fifo',
-  'socket',
-  'device',
-  'other',
-]);
-const severities = new Set<Severity>(['error', 'warning', 'info']);
-
-function kind(value: unknown): EntryKind {
-  return kinds.has(value as EntryKind) ? (value as EntryKind) : fail();
+/** The item at a place in a list, the place a whole number the list has. */
+function placeIn<T>(items: readonly T[], value: unknown): T {
+  return typeof value === 'number' && Number.isInteger(value) && value >= 0 && value < items.length
+    ? (items[value] as T)
+    : fail();
 }
 
-function identityFrom(value: unknown): FileIdentity | undefined {
-  if (value === null) return undefined;
-  const [device, inode, size, mtimeMs, ctimeMs] = list(value);
+function identityAt(item: readonly unknown[], at: number): FileIdentity | undefined {
+  const device = item[at];
+  if (device === null) return undefined;
   return {
     device: finite(device),
-    inode: finite(inode),
-    size: finite(size),
-    mtimeMs: finite(mtimeMs),
-    ctimeMs: finite(ctimeMs),
+    inode: finite(item[at + 1]),
+    size: finite(item[at + 2]),
+    mtimeMs: finite(item[at + 3]),
+    ctimeMs: finite(item[at + 4]),
   };
-}
-
-function optionalText(value: unknown): string | undefined {
-  return value === null ? undefined : text(value);
-}
-
-/** The metadata as the registry keeps it (compacted), from its JSON, every field checked. */
-function metadataFrom(value: unknown, strings: StringTable): SkillMetadata | undefined {
-  if (value === null) return undefined;
-  if (typeof value !== 'object' || Array.isArray(value) || value === null) fail();
-  const record = value as Record<string, unknown>;
-  const raw = record.metadata;
-  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) fail();
-  const map = raw as Record<string, unknown>;
-  for (const key of Object.keys(map)) if (typeof map[key] !== 'string') fail();
-  return strings.compactFields(
-    text(record.name),
-    text(record.description),
-    optionalText(record.license),
-    optionalText(record.compatibility),
-    optionalText(record.allowedTools),
-    map as Record<string, string>,
-  );
 }
 
 function diagnosticFrom(value: unknown): Diagnostic {
   const [code, severity, message, file, line, column] = list(value);
   if (typeof code !== 'string' || !Object.hasOwn(CODES, code)) fail();
-  if (!severities.has(severity as Severity)) fail();
+  if (!SEVERITIES.includes(severity as Severity)) fail();
   return {
     code: code as Code,
     severity: severity as Severity,
@@ -185,6 +247,32 @@ function diagnosticFrom(value: unknown): Diagnostic {
     file: text(file),
     line: finite(line),
     column: finite(column),
+  };
+}
+
+/** The shared strings and maps of a header, checked, with the registry's copies of them. */
+function sharedFrom(
+  header: Record<string, unknown>,
+  strings: StringTable,
+): {
+  readonly text: (value: unknown) => string;
+  readonly optional: (value: unknown) => string | undefined;
+  readonly maps: readonly Readonly<Record<string, string>>[];
+} {
+  const table = list(header.strings).map((value) => strings.intern(text(value)));
+  const shared = (value: unknown): string =>
+    typeof value === 'number' ? placeIn(table, value) : strings.intern(text(value));
+  const maps = list(header.maps).map((value) => {
+    const flat = list(value);
+    if (flat.length % 2 !== 0) fail();
+    const map: Record<string, string> = Object.create(null);
+    for (let at = 0; at < flat.length; at += 2) map[shared(flat[at])] = shared(flat[at + 1]);
+    return strings.compactMap(map);
+  });
+  return {
+    text: shared,
+    optional: (value) => (value === null ? undefined : shared(value)),
+    maps,
   };
 }
 
@@ -199,47 +287,65 @@ export function decodeScan(
   strings: StringTable,
 ): SourceScan | undefined {
   try {
+    const { root } = source;
     let start = cached.indexOf('\n');
     const header = JSON.parse(start === -1 ? cached : cached.slice(0, start)) as Record<
       string,
       unknown
     >;
-    if (header.format !== FORMAT || header.key !== key || header.root !== source.root)
-      return undefined;
+    if (header.format !== FORMAT || header.key !== key || header.root !== root) return undefined;
+    const shared = sharedFrom(header, strings);
+    const prefix = rootPrefix(root);
+    const pathFrom = (value: unknown): string =>
+      typeof value === 'string'
+        ? value === ''
+          ? root
+          : `${prefix}${value}`
+        : text(list(value)[0]);
     const directories = new Map<string, DirectoryRecord>();
     const skills = new Map<string, SkillRecord>();
     while (start !== -1) {
       const end = cached.indexOf('\n', start + 1);
       const item = list(JSON.parse(cached.slice(start + 1, end === -1 ? undefined : end)));
       start = end;
-      if (item[0] === 'd') {
-        const [, path, identity, children] = item;
-        const parsedIdentity = identityFrom(identity);
-        if (parsedIdentity === undefined) fail();
-        const childList = list(children).map((child) => {
-          const [name, childKind] = list(child);
-          return { name: text(name), kind: kind(childKind) };
-        });
-        directories.set(text(path), {
-          path: text(path),
-          identity: parsedIdentity,
-          children: childList,
-        });
-      } else if (item[0] === 's') {
-        const [, directory, realDirectory, skillFileName, identity, links, metadata, diagnostics] =
-          item;
-        const path = text(directory);
-        const found = list(diagnostics);
-        const record: SkillRecord = {
+      if (item[0] === 's') {
+        const path = pathFrom(item[1]);
+        const realDirectory = item[2];
+        const description = item[11];
+        let metadata: SkillMetadata | undefined;
+        if (description !== null) {
+          const name = item[10];
+          const license = shared.optional(item[12]);
+          const compatibility = shared.optional(item[13]);
+          const allowedTools = shared.optional(item[14]);
+          metadata = {
+            name: name === null ? baseName(path) : text(name),
+            description: text(description),
+            ...(license === undefined ? {} : { license }),
+            ...(compatibility === undefined ? {} : { compatibility }),
+            ...(allowedTools === undefined ? {} : { allowedTools }),
+            metadata: placeIn(shared.maps, item[15]),
+          };
+        }
+        const found = list(item[16]);
+        skills.set(path, {
           directory: path,
           realDirectory: realDirectory === null ? path : text(realDirectory),
-          skillFileName: strings.intern(text(skillFileName)),
-          identity: identityFrom(identity),
-          links: finite(links),
-          metadata: metadataFrom(metadata, strings),
+          skillFileName: shared.text(item[3]),
+          identity: identityAt(item, 4),
+          links: finite(item[9]),
+          metadata,
           diagnostics: found.length === 0 ? noDiagnostics : found.map(diagnosticFrom),
-        };
-        skills.set(path, record);
+        });
+      } else if (item[0] === 'd') {
+        const path = pathFrom(item[1]);
+        const identity = identityAt(item, 2) ?? fail();
+        const flat = list(item[7]);
+        if (flat.length % 2 !== 0) fail();
+        const children: { name: string; kind: EntryKind }[] = [];
+        for (let at = 0; at < flat.length; at += 2)
+          children.push({ name: text(flat[at]), kind: placeIn(KIND_LIST, flat[at + 1]) });
+        directories.set(path, { path, identity, children });
       } else fail();
     }
     return { source, directories, skills, diagnostics: [], readCount: 0, listCount: 0 };

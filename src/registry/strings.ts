@@ -36,6 +36,30 @@ export class StringTable {
     );
   }
 
+  /**
+   * A metadata map with its strings kept once; equal maps (same keys and values, in order) are
+   * one frozen object.
+   */
+  compactMap(map: Readonly<Record<string, string>>): Readonly<Record<string, string>> {
+    const keys = Object.keys(map);
+    if (keys.length === 0) return noMetadata;
+    // Skills of one collection often carry the same metadata: equal maps are kept once.
+    // Each string with its length before it: no two different maps have one signature.
+    let signature = '';
+    for (const key of keys) {
+      const value = map[key] as string;
+      signature += `${key.length}:${key}${value.length}:${value}`;
+    }
+    const shareable = signature.length <= MAX_SIGNATURE;
+    const known = shareable ? this.#maps.get(signature) : undefined;
+    if (known !== undefined) return known;
+    const compact: Record<string, string> = Object.create(null);
+    for (const key of keys) compact[this.intern(key)] = this.intern(map[key] as string);
+    const entries = Object.freeze(compact);
+    if (shareable && this.#maps.size < MAX_INTERNED) this.#maps.set(signature, entries);
+    return entries;
+  }
+
   /** `compactMetadata` of the fields themselves (the index cache decodes them so). */
   compactFields(
     name: string,
@@ -45,26 +69,7 @@ export class StringTable {
     allowedTools: string | undefined,
     map: Readonly<Record<string, string>>,
   ): SkillMetadata {
-    const keys = Object.keys(map);
-    let entries = noMetadata;
-    if (keys.length > 0) {
-      // Skills of one collection often carry the same metadata: equal maps are kept once.
-      // Each string with its length before it: no two different maps have one signature.
-      let signature = '';
-      for (const key of keys) {
-        const value = map[key] as string;
-        signature += `${key.length}:${key}${value.length}:${value}`;
-      }
-      const shareable = signature.length <= MAX_SIGNATURE;
-      const known = shareable ? this.#maps.get(signature) : undefined;
-      if (known !== undefined) entries = known;
-      else {
-        const compact: Record<string, string> = Object.create(null);
-        for (const key of keys) compact[this.intern(key)] = this.intern(map[key] as string);
-        entries = Object.freeze(compact);
-        if (shareable && this.#maps.size < MAX_INTERNED) this.#maps.set(signature, entries);
-      }
-    }
+    const entries = this.compactMap(map);
     return {
       name,
       description,

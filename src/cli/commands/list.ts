@@ -5,7 +5,6 @@ import type { CommandContext } from '../command.js';
 import { displayPath, printable } from '../format.js';
 import { lockStates } from '../installed.js';
 import { writeWithBackpressure } from '../io.js';
-import { jsonItems } from '../json-items.js';
 import { JSON_OPTION, openRegistry, projectLine, SOURCE_OPTIONS } from '../registry-options.js';
 import { createStyle } from '../style.js';
 
@@ -39,6 +38,31 @@ export function entryJson(entry: RegistryEntry, lock?: 'locked' | 'modified') {
     ...(lock === undefined ? {} : { lock }),
     diagnostics: diagnosticJson(entry),
   };
+}
+
+const quote = JSON.stringify;
+
+/**
+ * `entryJson(entry, lock)` as an item of the `skills` list of the indented document writes it
+ * (`JSON.stringify(document, null, 2)`), made directly: ten thousand entries are neither built
+ * as objects nor walked by the indenting stringify. A test holds the two equal.
+ */
+export function entryJsonText(entry: RegistryEntry, lock?: 'locked' | 'modified'): string {
+  const { metadata, source } = entry;
+  let text = `{\n      "name": ${quote(entry.name)},\n      "address": ${quote(entry.address)},\n      "source": ${quote(source.id)},\n      "sourceKind": ${quote(source.kind)},\n      "trust": ${quote(source.trust)},\n      "status": ${quote(entry.status)},\n      "path": ${quote(entry.directory)},`;
+  if (metadata !== undefined) {
+    if (metadata.name !== entry.name) text += `\n      "claimedName": ${quote(metadata.name)},`;
+    text += `\n      "description": ${quote(metadata.description)},`;
+  }
+  if (entry.shadowedBy !== undefined) text += `\n      "shadowedBy": ${quote(entry.shadowedBy)},`;
+  if (entry.identical !== undefined) text += `\n      "identical": ${entry.identical},`;
+  if (lock !== undefined) text += `\n      "lock": ${quote(lock)},`;
+  const diagnostics =
+    entry.diagnostics.length === 0
+      ? '[]'
+      : // Line breaks in the text are the indentation's: a string's own are escaped.
+        (quote(diagnosticJson(entry), null, 2) as string).replace(/\n/g, '\n      ');
+  return `${text}\n      "diagnostics": ${diagnostics}\n    }`;
 }
 
 function shortMessage(message: string, length = 100): string {
@@ -83,16 +107,15 @@ export async function run({ argv, io, deps }: CommandContext): Promise<number> {
   for (const entry of entries) counts[entry.status] += 1;
   if (args.options.json === true) {
     // Written a batch at a time: ten thousand skills never become one string in memory.
-    const items = jsonItems();
-    await writeWithBackpressure(
-      io.stdout,
-      `{\n  "skills": [${entries.length === 0 ? '' : '\n    '}`,
-    );
-    for (const entry of entries) {
-      items.add(entryJson(entry, locks.get(entry.directory)));
-      if (items.full) await writeWithBackpressure(io.stdout, items.take());
+    let chunk = `{\n  "skills": [${entries.length === 0 ? '' : '\n    '}`;
+    for (let index = 0; index < entries.length; index += 1) {
+      const entry = entries[index] as RegistryEntry;
+      chunk += `${index === 0 ? '' : ',\n    '}${entryJsonText(entry, locks.get(entry.directory))}`;
+      if (chunk.length > 65_536) {
+        await writeWithBackpressure(io.stdout, chunk);
+        chunk = '';
+      }
     }
-    const chunk = items.take();
     const rest = {
       sources: registry.sources.map((source) => ({ ...source })),
       project: {
