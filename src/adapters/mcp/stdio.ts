@@ -223,7 +223,8 @@ export async function serveStdio(
     close: async () => {
       await handle?.close();
       markClosed();
-      await finished;
+      // A runtime that could not be opened is told by `closed`, once.
+      await finished.catch(() => {});
     },
   };
 }
