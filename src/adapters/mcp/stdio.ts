@@ -207,9 +207,15 @@ export async function serveStdio(
   let watching: Promise<void> = Promise.resolve();
   if (options.watch === true) {
     // A watch that cannot start leaves a working server that only misses change notices.
-    watching = opened.then(() =>
-      ended || hub === undefined ? undefined : hub.watch().catch((error: unknown) => report(error)),
-    );
+    // After the requests that waited for the runtime are answered: the watch's first check
+    // reads every skill file.
+    watching = opened
+      .then(() => new Promise((resolve) => setImmediate(resolve)))
+      .then(() =>
+        ended || hub === undefined
+          ? undefined
+          : hub.watch().catch((error: unknown) => report(error)),
+      );
   }
   const finished = closed.then(async () => {
     await opened;
