@@ -1,5 +1,5 @@
 import { quote } from '../../internal.js';
-import { integerOption, parseArgs, UsageError } from '../args.js';
+import { integerOption, type ParsedArgs, parseArgs, UsageError } from '../args.js';
 import type { CommandContext } from '../command.js';
 import {
   CLIENT_TITLES,
@@ -11,7 +11,12 @@ import {
 } from '../mcp-clients.js';
 import { printable } from '../printable.js';
 import { indexCache, type SourceSettings } from '../registry-options.js';
-import { type OpenedRuntime, prepareRuntime, RUNTIME_OPTIONS } from '../runtime-options.js';
+import {
+  type OpenedRuntime,
+  policyConfig,
+  prepareRuntime,
+  RUNTIME_OPTIONS,
+} from '../runtime-options.js';
 import { VERSION } from '../version.js';
 
 /** Exit code when the server cannot start (the port is taken, say). */
@@ -164,7 +169,7 @@ async function serve({ argv, io, deps }: CommandContext): Promise<number> {
       const serving = await serveStdio(early ? open : open(), {
         ...options,
         ...(early && cache !== undefined
-          ? { startState: { cache, key: startKey(prepared.settings, client) } }
+          ? { startState: { cache, key: startKey(prepared.settings, args, client) } }
           : {}),
       });
       await Promise.race([serving.closed, signal.stopped]);
@@ -203,11 +208,16 @@ async function serve({ argv, io, deps }: CommandContext): Promise<number> {
 
 /**
  * What the served catalogs depend on besides the budgets: the sources with their trust, the
- * skills switched off or not trusted yet, discovery's settings and the client whose folders are
- * left out. A server started with other ones never answers from this one's saved state.
+ * skills switched off or not trusted yet, discovery's settings, the policy and the client whose
+ * folders are left out. A server started with other ones never answers from this one's state.
  */
-function startKey(settings: SourceSettings, client: McpClient | undefined): string {
+function startKey(
+  settings: SourceSettings,
+  args: ParsedArgs,
+  client: McpClient | undefined,
+): string {
   return JSON.stringify({
+    policy: policyConfig(args),
     sources: settings.sources.map((source) => [
       source.id,
       source.kind,
