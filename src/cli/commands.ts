@@ -621,8 +621,9 @@ or removed. Watching, the server answers initialize with what it served the
 last time it ran with the same folders, --client and --budget (the first time,
 from the index cache as it was saved), so the instructions are those of the
 last run until the client reconnects; once that answer is written it opens the
-index, checks every skill file and tells clients what changed. Every activation, read and script run goes
-through the policy and into the audit log, as with the other commands.
+index, checks every skill file and tells clients what changed. Every
+activation, read and script run goes through the policy and into the audit
+log, as with the other commands.
 
 Each client has a session of its own (stdio is one; over HTTP each
 Mcp-Session-Id): its activations, its grants and its audit session id. A
