@@ -617,10 +617,13 @@ default, or over Streamable HTTP with --http. A client gets:
   skills         the MCP skills extension (skills/list, skills/get,
                  resources/directory/read)
 The sources are watched, and clients are told when skills are added, changed
-or removed. Watching, the server answers from the index cache as it was saved;
-once its first answer is written it checks every skill file and tells clients
-what changed while no server ran. Every activation, read and script run goes
-through the policy and into the audit log, as with the other commands.
+or removed. Watching, the server answers initialize with what it served the
+last time it ran with the same folders, --client and --budget (the first time,
+from the index cache as it was saved), so the instructions are those of the
+last run until the client reconnects; once that answer is written it opens the
+index, checks every skill file and tells clients what changed. Every
+activation, read and script run goes through the policy and into the audit
+log, as with the other commands.
 
 Each client has a session of its own (stdio is one; over HTTP each
 Mcp-Session-Id): its activations, its grants and its audit session id. A

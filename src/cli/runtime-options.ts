@@ -18,6 +18,7 @@ import {
   auditLogPath,
   configFile,
   SOURCE_OPTIONS,
+  type SourceSettings,
   skillhostHome,
   sourceSettings,
 } from './registry-options.js';
@@ -155,12 +156,26 @@ export interface OpenedRuntime {
   close(): Promise<void>;
 }
 
+/** A runtime's settings, chosen from the command line and the user config, not opened yet. */
+export interface PreparedRuntime {
+  /** The settings, with the sources left out on request removed. */
+  readonly settings: SourceSettings;
+  /** The default sources left out on request (`sources.leaveOut`). */
+  readonly leftOut: readonly SkillSource[];
+  open(): OpenedRuntime;
+}
+
 /**
  * Opens a runtime for one command: the command line's sources, the CLI's policy, the audit log
  * (failing closed if it cannot be opened), the bubblewrap runner, lasting approvals from the user
  * config, and terminal confirmations when interactive.
  */
-export function openRuntime(
+export function openRuntime(...parts: Parameters<typeof prepareRuntime>): OpenedRuntime {
+  return prepareRuntime(...parts).open();
+}
+
+/** Chooses a runtime's settings as `openRuntime` does; the runtime opens when `open` is called. */
+export function prepareRuntime(
   args: ParsedArgs,
   deps: CliDeps,
   io: CliIO,
@@ -192,7 +207,7 @@ export function openRuntime(
      */
     readonly server?: boolean;
   } = {},
-): OpenedRuntime {
+): PreparedRuntime {
   const found = sourceSettings(args, deps);
   const leaveOut = new Set(sources.leaveOut ?? []);
   const leftOut = found.sources.filter(
@@ -202,6 +217,18 @@ export function openRuntime(
     leftOut.length === 0
       ? found
       : { ...found, sources: found.sources.filter((source) => !leftOut.includes(source)) };
+  return {
+    settings,
+    leftOut,
+    open: () => openPrepared(settings, leftOut, args, deps, io, scripts, session, sources),
+  };
+}
+
+function openPrepared(
+  settings: SourceSettings,
+  leftOut: readonly SkillSource[],
+  ...[args, deps, io, scripts = {}, session = {}, sources = {}]: Parameters<typeof prepareRuntime>
+): OpenedRuntime {
   const workspace =
     scripts.workspace === undefined
       ? defaultWorkspace(settings.workspaceDir, deps)

@@ -12,5 +12,10 @@ export {
   RESULT_META,
   toCallToolResult,
 } from './server.js';
-export { type ServeStdioOptions, type StdioServing, serveStdio } from './stdio.js';
+export {
+  type ServeStdioOptions,
+  type StartState,
+  type StdioServing,
+  serveStdio,
+} from './stdio.js';
 export { parseSkillUri, SKILL_SCHEME, type SkillUri, skillUri } from './uris.js';

@@ -35,23 +35,26 @@ function knownMediaType(path: string): string | undefined {
  * the audit record are the runtime's own. Only skills the runtime offers (its scope) are served.
  */
 export class SkillResources {
-  readonly #runtime: SkillRuntime;
+  /** The runtime session served; asked for at each use (a server may answer before it opens). */
+  readonly #runtime: () => SkillRuntime;
   readonly #limits: ResourceLimits;
 
-  constructor(runtime: SkillRuntime, limits: ResourceLimits) {
+  constructor(runtime: () => SkillRuntime, limits: ResourceLimits) {
     this.#runtime = runtime;
     this.#limits = limits;
   }
 
   /** The offered skill of that name (never a path, never an address), or undefined. */
   offered(name: string): RegistryEntry | undefined {
-    return this.#runtime.offered().find((entry) => entry.name === name);
+    return this.#runtime()
+      .offered()
+      .find((entry) => entry.name === name);
   }
 
   /** A skill's files through the runtime; a refusal becomes a JSON-RPC error with its code. */
   #files(entry: RegistryEntry): readonly SkillFile[] {
     try {
-      return this.#runtime.listFiles(entry.name, {
+      return this.#runtime().listFiles(entry.name, {
         maxFiles: this.#limits.perSkill,
         maxDepth: this.#limits.depth,
       }).files;
@@ -64,7 +67,7 @@ export class SkillResources {
   list(): Resource[] {
     const resources: Resource[] = [];
     const room = () => resources.length < this.#limits.maxListed;
-    for (const entry of this.#runtime.offered()) {
+    for (const entry of this.#runtime().offered()) {
       if (!room()) break;
       resources.push({
         uri: skillUri(entry.name, SKILL_FILE),
@@ -143,7 +146,7 @@ export class SkillResources {
         ? entry.skill.skillFile.slice(entry.skill.directory.length + 1)
         : entry.path;
     try {
-      const resource = this.#runtime.readResource(entry.skill.name, path);
+      const resource = this.#runtime().readResource(entry.skill.name, path);
       const content =
         resource.content.kind === 'text'
           ? { uri: raw, mimeType: resource.mediaType, text: resource.content.text }
@@ -174,7 +177,7 @@ export class SkillResources {
           )
         : new SkillhostError('SKILL_NOT_FOUND', `No skill named ${quote(parsed.name)} is offered`);
     try {
-      this.#runtime.recordRefusal({
+      this.#runtime().recordRefusal({
         event: 'resource-read',
         ...(parsed.ok ? { skill: parsed.name.slice(0, 200) } : {}),
         path: uri,

@@ -1,9 +1,4 @@
-import {
-  type CallToolResult,
-  type GetPromptResult,
-  McpServer,
-  type Tool,
-} from '@modelcontextprotocol/server';
+import type { McpServer, Tool } from '@modelcontextprotocol/server';
 import type { Skill } from '@modelcontextprotocol/server/ext/skills';
 import {
   type CacheStore,
@@ -14,7 +9,6 @@ import {
   type SkillRuntime,
   sha256,
   type TokenCounter,
-  type ToolCallResult,
   type WatchHandle,
 } from '../../node/index.js';
 import { randomId } from '../../node/internal.js';
@@ -22,12 +16,14 @@ import {
   CatalogRenderer,
   DEFAULT_CATALOG_BUDGET,
   DEFAULT_TOOL_CATALOG_BUDGET,
+  type ServedCatalogs,
 } from './catalogs.js';
-import { protocolErrorOf } from './errors.js';
 import { parsedFrontmatter, registryFrontmatter } from './frontmatter.js';
-import { type ResourceLimits, SKILL_FILE, SkillResources } from './resources.js';
-import { skillsExtension } from './skills.js';
+import { buildInstance } from './instance.js';
+import { type ResourceLimits, SKILL_FILE, type SkillResources } from './resources.js';
 import { skillUri } from './uris.js';
+
+export { RESULT_META, toCallToolResult } from './tool-result.js';
 
 export interface McpServerOptions {
   /** The name the server gives in its `serverInfo` (default `skillhost`). */
@@ -84,35 +80,46 @@ const PREAMBLE =
   "skill's name when a task matches its description, read its files with skillhost_read, " +
   'and find unlisted skills with skillhost_search.';
 
-/** The `_meta` key of a tool result's data (the runtime's metadata, for applications). */
-export const RESULT_META = 'skillhost/result';
-
-/**
- * A runtime tool result as MCP sends it: the text is the whole result, with no
- * `structuredContent` and no `outputSchema`. Clients that find structured content send the model
- * its JSON instead of the text (Claude Code, Codex), and the MCP specification makes it the
- * result, so anything less than the payload there (the skill body, the file, the script's output)
- * would never reach the model; the payload as JSON would reach it as escaped text. The runtime's
- * metadata (directory, file list, exit code, content hash, error code) is for applications, not
- * the model: it rides in `_meta` under `skillhost/result`, which clients do not show the model.
- */
-export function toCallToolResult(result: ToolCallResult): CallToolResult {
-  const data =
-    result.data === undefined && result.code === undefined
-      ? undefined
-      : { ...result.data, ...(result.code === undefined ? {} : { code: result.code }) };
-  return {
-    content: [{ type: 'text', text: result.text }],
-    ...(data === undefined ? {} : { _meta: { [RESULT_META]: data } }),
-    isError: result.isError,
-  };
-}
-
 function positive(value: number | undefined, fallback: number, option: string): number {
   if (value === undefined) return fallback;
   if (!Number.isSafeInteger(value) || value < 0)
     throw new SkillhostError('USAGE', `${option} must be a whole number of 0 or more`);
   return value;
+}
+
+/** The name and version a server gives in its `serverInfo`. */
+export function serverIdentity(options: McpServerOptions): { name: string; version: string } {
+  return { name: options.name ?? 'skillhost', version: options.version ?? 'unknown' };
+}
+
+/** The bounds of the resource listings. */
+export function resourceLimits(options: McpServerOptions): ResourceLimits {
+  return {
+    ...DEFAULT_LIMITS,
+    ...(options.maxListedResources === undefined ? {} : { maxListed: options.maxListedResources }),
+  };
+}
+
+/** The budgets of the two catalogs (the tool's never more than the instructions'). */
+export function catalogBudgets(options: McpServerOptions): { budget: number; toolBudget: number } {
+  const budget = positive(options.budget, DEFAULT_CATALOG_BUDGET, 'budget');
+  const toolBudget = Math.min(
+    budget,
+    positive(options.toolCatalogBudget, DEFAULT_TOOL_CATALOG_BUDGET, 'toolCatalogBudget'),
+  );
+  return { budget, toolBudget };
+}
+
+/** Reports a problem outside any request (see `McpServerOptions.onError`). */
+export function reportProblem(options: McpServerOptions, error: unknown): void {
+  const problem = error instanceof Error ? error : new Error(String(error));
+  if (options.onError !== undefined) options.onError(problem);
+  else console.error(`skillhost mcp: ${problem.message}`);
+}
+
+/** The server's instructions around a catalog: a preamble, then the catalog. */
+export function instructionsOf(catalog: string): string {
+  return catalog === '' ? `${PREAMBLE}\n\nNo skill is available.` : `${PREAMBLE}\n\n${catalog}`;
 }
 
 /**
@@ -141,19 +148,9 @@ export class SkillServerHub {
   constructor(runtime: SkillRuntime, options: McpServerOptions = {}) {
     this.runtime = runtime;
     this.#options = options;
-    this.#limits = {
-      ...DEFAULT_LIMITS,
-      ...(options.maxListedResources === undefined
-        ? {}
-        : { maxListed: options.maxListedResources }),
-    };
-    const budget = positive(options.budget, DEFAULT_CATALOG_BUDGET, 'budget');
+    this.#limits = resourceLimits(options);
     this.#catalogs = new CatalogRenderer(runtime, {
-      budget,
-      toolBudget: Math.min(
-        budget,
-        positive(options.toolCatalogBudget, DEFAULT_TOOL_CATALOG_BUDGET, 'toolCatalogBudget'),
-      ),
+      ...catalogBudgets(options),
       ...(options.loadCounter === undefined ? {} : { loadCounter: options.loadCounter }),
       ...(options.catalogCache === undefined ? {} : { cache: options.catalogCache, hash: sha256 }),
     });
@@ -169,8 +166,12 @@ export class SkillServerHub {
 
   /** The server's instructions: a preamble and the XML catalog, within the budget. */
   instructions(): string {
-    const catalog = this.#catalogs.current().instructions;
-    return catalog === '' ? `${PREAMBLE}\n\nNo skill is available.` : `${PREAMBLE}\n\n${catalog}`;
+    return instructionsOf(this.#catalogs.current().instructions);
+  }
+
+  /** The catalogs of the current registry state, as served. */
+  catalogs(): ServedCatalogs {
+    return this.#catalogs.current();
   }
 
   /**
@@ -221,7 +222,7 @@ export class SkillServerHub {
    * parsing the served file parses it (so `--verify`-style checks agree), read once per registry
    * state through the runtime; the registry's view when the file cannot be read or parsed so.
    */
-  #listedFrontmatter(entry: RegistryEntry, resources: SkillResources): Skill['frontmatter'] {
+  listedFrontmatter(entry: RegistryEntry, resources: SkillResources): Skill['frontmatter'] {
     if (this.#frontmatterRevision !== this.runtime.revision) {
       this.#frontmatter.clear();
       this.#frontmatterRevision = this.runtime.revision;
@@ -244,42 +245,14 @@ export class SkillServerHub {
 
   /** A fresh server instance, wired to a runtime session (not yet connected). */
   build(session: SkillRuntime = this.runtime): McpServer {
-    const mcp = new McpServer(
-      { name: this.#options.name ?? 'skillhost', version: this.#options.version ?? 'unknown' },
-      { instructions: this.instructions() },
-    );
-    const server = mcp.server;
-    const resources = new SkillResources(session, this.#limits);
-    // The skills extension registers the skill:// resource template (and so the SDK's resource
-    // handlers) and the skills methods; it must come before the handlers set below.
-    skillsExtension(
-      resources,
-      () => session.offered(),
-      (entry) => this.#listedFrontmatter(entry, resources),
-    ).attach(mcp);
-    server.registerCapabilities({
-      tools: { listChanged: true },
-      prompts: { listChanged: true },
-      resources: { listChanged: true },
+    return buildInstance({
+      ...serverIdentity(this.#options),
+      instructions: this.instructions(),
+      limits: this.#limits,
+      session: () => session,
+      tools: () => this.tools(),
+      frontmatter: (entry, resources) => this.listedFrontmatter(entry, resources),
     });
-    server.setRequestHandler('tools/list', () => ({ tools: this.tools() }));
-    server.setRequestHandler('tools/call', async (request) => {
-      const result = await session.callTool(request.params.name, request.params.arguments ?? {});
-      return server.projectCallToolResult(toCallToolResult(result), undefined);
-    });
-    server.setRequestHandler('prompts/list', () => ({
-      prompts: session.offered().map((entry) => ({
-        name: entry.name,
-        description: entry.metadata?.description ?? '',
-      })),
-    }));
-    server.setRequestHandler('prompts/get', (request) =>
-      prompt(session, resources, request.params.name),
-    );
-    // Replaces the SDK's resources/read, which normalises the URI (folding `..` and `%2e%2e`
-    // away) before a handler sees it: escape attempts are refused as sent, not repaired.
-    server.setRequestHandler('resources/read', (request) => resources.read(request.params.uri));
-    return mcp;
   }
 
   /** Calls `listener` after every registry change the watch reports; returns the unsubscribe. */
@@ -312,9 +285,7 @@ export class SkillServerHub {
 
   /** Reports a problem outside any request (see `McpServerOptions.onError`). */
   report(error: unknown): void {
-    const problem = error instanceof Error ? error : new Error(String(error));
-    if (this.#options.onError !== undefined) this.#options.onError(problem);
-    else console.error(`skillhost mcp: ${problem.message}`);
+    reportProblem(this.#options, error);
   }
 
   /** Stops watching. The runtime stays open: its owner closes it. */
@@ -325,38 +296,6 @@ export class SkillServerHub {
     this.#stopListening = undefined;
     this.#listeners.clear();
     await handle?.close();
-  }
-}
-
-/**
- * A skill as a prompt: the user's explicit activation. The body is always sent in full (the
- * server cannot know whether this conversation has seen it), and the activation is recorded.
- */
-function prompt(session: SkillRuntime, resources: SkillResources, name: string): GetPromptResult {
-  const entry = resources.offered(name);
-  try {
-    if (entry === undefined) {
-      const shown = String(name).slice(0, 200);
-      const refusal = new SkillhostError(
-        'SKILL_NOT_FOUND',
-        `No skill named ${JSON.stringify(shown)} is offered`,
-      );
-      // The runtime never sees this request; it records the refusal as it records its own.
-      session.recordRefusal({
-        event: 'skill-activate',
-        skill: shown,
-        triggeredBy: 'user',
-        error: refusal,
-      });
-      throw refusal;
-    }
-    const activation = session.activate(entry.name, { triggeredBy: 'user', resend: true });
-    return {
-      description: entry.metadata?.description ?? '',
-      messages: [{ role: 'user', content: { type: 'text', text: activation.text } }],
-    };
-  } catch (error) {
-    throw protocolErrorOf(error);
   }
 }
 

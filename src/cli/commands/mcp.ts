@@ -1,5 +1,5 @@
 import { quote } from '../../internal.js';
-import { integerOption, parseArgs, UsageError } from '../args.js';
+import { integerOption, type ParsedArgs, parseArgs, UsageError } from '../args.js';
 import type { CommandContext } from '../command.js';
 import {
   CLIENT_TITLES,
@@ -10,8 +10,13 @@ import {
   SHOWS_INSTRUCTIONS,
 } from '../mcp-clients.js';
 import { printable } from '../printable.js';
-import { indexCache } from '../registry-options.js';
-import { openRuntime, RUNTIME_OPTIONS } from '../runtime-options.js';
+import { indexCache, type SourceSettings } from '../registry-options.js';
+import {
+  type OpenedRuntime,
+  policyConfig,
+  prepareRuntime,
+  RUNTIME_OPTIONS,
+} from '../runtime-options.js';
 import { VERSION } from '../version.js';
 
 /** Exit code when the server cannot start (the port is taken, say). */
@@ -112,7 +117,7 @@ async function serve({ argv, io, deps }: CommandContext): Promise<number> {
 
   const projectDir = deps.resolvePath(deps.cwd, String(args.options.project ?? '.'));
   // Never the terminal: in stdio mode stdin carries the protocol, and a server asks no one.
-  const opened = openRuntime(
+  const prepared = prepareRuntime(
     args,
     deps,
     { stdout: io.stdout, stderr: io.stderr },
@@ -134,11 +139,16 @@ async function serve({ argv, io, deps }: CommandContext): Promise<number> {
           }),
     },
   );
-  for (const source of opened.leftOut)
+  for (const source of prepared.leftOut)
     io.stderr.write(
       `skillhost mcp: leaving out ${printable(source.root)}: ${CLIENT_TITLES[client as McpClient]} serves it itself\n`,
     );
   const signal = stopSignal();
+  let opened: OpenedRuntime | undefined;
+  const open = () => {
+    opened ??= prepared.open();
+    return opened.runtime;
+  };
   try {
     const cache = indexCache(args, deps);
     const options = {
@@ -153,7 +163,15 @@ async function serve({ argv, io, deps }: CommandContext): Promise<number> {
     };
     if (port === undefined) {
       const { serveStdio } = await import('../../adapters/mcp/index.js');
-      const serving = await serveStdio(opened.runtime, options);
+      // Watching, a server started again answers initialize from what the last one served,
+      // before the runtime opens (the watch then checks the skills, as it does the index).
+      const early = cache !== undefined && args.options.watch !== false;
+      const serving = await serveStdio(early ? open : open(), {
+        ...options,
+        ...(early && cache !== undefined
+          ? { startState: { cache, key: startKey(prepared.settings, args, client) } }
+          : {}),
+      });
       await Promise.race([serving.closed, signal.stopped]);
       await serving.close();
       return 0;
@@ -161,7 +179,7 @@ async function serve({ argv, io, deps }: CommandContext): Promise<number> {
     const { serveHttp } = await import('../../adapters/mcp/index.js');
     let serving: Awaited<ReturnType<typeof serveHttp>>;
     try {
-      serving = await serveHttp(opened.runtime, {
+      serving = await serveHttp(open(), {
         ...options,
         port,
         allowedOrigins,
@@ -184,6 +202,32 @@ async function serve({ argv, io, deps }: CommandContext): Promise<number> {
     await serving.close();
     return 0;
   } finally {
-    await opened.close();
+    await opened?.close();
   }
+}
+
+/**
+ * What the served catalogs depend on besides the budgets: the sources with their trust, the
+ * skills switched off or not trusted yet, discovery's settings, the policy and the client whose
+ * folders are left out. A server started with other ones never answers from this one's state.
+ */
+function startKey(
+  settings: SourceSettings,
+  args: ParsedArgs,
+  client: McpClient | undefined,
+): string {
+  return JSON.stringify({
+    policy: policyConfig(args),
+    sources: settings.sources.map((source) => [
+      source.id,
+      source.kind,
+      source.root,
+      source.trust,
+      source.enabled,
+    ]),
+    disabled: settings.disabled,
+    external: settings.externalSkills,
+    discovery: settings.discovery,
+    client: client ?? null,
+  });
 }
