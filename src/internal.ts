@@ -146,6 +146,7 @@ export { modelSummarizer } from './loop/summarize.js';
 export { RUNTIME_TOOLS_ALLOWED_BY_DEFAULT } from './policy/tools.js';
 export { quote } from './quote.js';
 export { unusableReason } from './registry/entries.js';
+export { fnv1a } from './registry/hash.js';
 export { SkillRegistry } from './registry/registry.js';
 export {
   notFoundError,

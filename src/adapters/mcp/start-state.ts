@@ -1,3 +1,4 @@
+import { fnv1a } from '../../internal.js';
 import type { CacheStore } from '../../node/index.js';
 import type { ServedCatalogs } from './catalogs.js';
 import { catalogBudgets, type McpServerOptions, serverIdentity } from './server.js';
@@ -25,25 +26,13 @@ export interface SavedStart {
 
 const FORMAT = 'skillhost-mcp-start-1';
 
-/** A short digest for the entry's name; the whole key is kept inside and compared on load. */
-function nameDigest(text: string): string {
-  let first = 0x811c9dc5;
-  let second = 0x01000193;
-  for (let index = 0; index < text.length; index += 1) {
-    const unit = text.charCodeAt(index);
-    first = Math.imul(first ^ unit, 0x01000193);
-    second = Math.imul(second ^ unit, 0x5bd1e995);
-  }
-  return `${(first >>> 0).toString(16).padStart(8, '0')}${(second >>> 0).toString(16).padStart(8, '0')}`;
-}
-
 /** The entry of one configuration: its name in the cache and the whole key it is saved under. */
 export function startEntry(
   state: StartState,
   options: McpServerOptions,
 ): { readonly name: string; readonly key: string } {
   const key = JSON.stringify([FORMAT, serverIdentity(options), catalogBudgets(options), state.key]);
-  return { name: `mcp-start-${nameDigest(key)}`, key };
+  return { name: `mcp-start-${fnv1a(key)}`, key };
 }
 
 /**
