@@ -80,6 +80,7 @@ function rootPrefix(root: string): string {
   return root.endsWith('/') ? root : `${root}/`;
 }
 
+/** A listed child's kind is stored as its place here: the order is part of the format. */
 const KIND_LIST: readonly EntryKind[] = [
   'file',
   'directory',
