@@ -161,6 +161,211 @@ function descendInto(
 }
 
 /**
+ * How far a walk has gone: what it counts against its limits, the codes it reports only once,
+ * and whether a limit stopped it. A walk that goes on elsewhere (another thread's share of the
+ * root's folders) starts from a fresh one; a walk that takes over starts from the one it follows.
+ */
+export interface WalkProgress {
+  skills: number;
+  directories: number;
+  stopped: boolean;
+  readonly reported: Set<Code>;
+}
+
+export function freshProgress(): WalkProgress {
+  return { skills: 0, directories: 0, stopped: false, reported: new Set() };
+}
+
+function limitsOf(options: WalkOptions): WalkLimits {
+  return {
+    maxDepth: options.maxDepth ?? WALK_DEFAULTS.maxDepth,
+    maxDirectories: options.maxDirectories ?? WALK_DEFAULTS.maxDirectories,
+    maxSkills: options.maxSkills ?? WALK_DEFAULTS.maxSkills,
+    followSymlinks: options.followSymlinks ?? WALK_DEFAULTS.followSymlinks,
+    skipNames: options.skipNames ?? WALK_DEFAULTS.skipNames,
+  };
+}
+
+/** The root's child folders in walk order, with what was listed to order them. */
+export interface RootFolders {
+  readonly realRoot: string;
+  readonly children: readonly DirectoryEntry[];
+  readonly listed: Map<string, FolderListing | undefined> | undefined;
+}
+
+/**
+ * One walk's state and steps. `walkSkillTree` is `open` then `visitChildren`; a caller that
+ * shares the root's folders with another thread visits its own share with `visitChildren` of a
+ * walk with a fresh progress, and hands what is left to a walk that goes on from the progress
+ * so far.
+ */
+export class TreeWalk {
+  readonly limits: WalkLimits;
+  readonly progress: WalkProgress;
+  private readonly list: (directory: string) => FolderListing | undefined;
+  private readonly visitedReal = new Set<string>();
+
+  constructor(
+    private readonly fs: SkillFileSystem,
+    private readonly visitor: WalkVisitor,
+    private readonly options: WalkOptions = {},
+    progress: WalkProgress = freshProgress(),
+  ) {
+    const limits = limitsOf(options);
+    this.limits = limits;
+    this.progress = progress;
+    this.list =
+      visitor.list === undefined
+        ? (directory) => listFolder(fs, directory, limits.skipNames)
+        : (directory) => visitor.list?.(directory, limits.skipNames);
+  }
+
+  private readonly report: WalkReport = (code, message, path, once) => {
+    if (once) {
+      if (this.progress.reported.has(code)) return;
+      this.progress.reported.add(code);
+    }
+    this.visitor.diagnostic(createDiagnostic(code, 'warning', message, path));
+  };
+
+  /**
+   * Visits the root as the walk does every folder, up to its children: a skill root is reported
+   * (and undefined returned), a folder to search gives its child folders in walk order.
+   */
+  open(root: string): RootFolders | undefined {
+    const realRoot = this.fs.realPath(root) ?? root;
+    this.visitedReal.add(realRoot);
+    const listing = this.enter(root, realRoot);
+    if (listing === undefined) return undefined;
+    const listed = this.options.pathOrder === true ? new Map() : undefined;
+    const children =
+      listed === undefined ? listing.children : this.inPathOrder(root, listing.children, listed);
+    return { realRoot, children, listed };
+  }
+
+  /** Visits `children` of `directory` (at `depth`) in the order given, until a limit stops it. */
+  visitChildren(
+    directory: string,
+    realDirectory: string,
+    depth: number,
+    children: readonly DirectoryEntry[],
+    listed?: Map<string, FolderListing | undefined>,
+  ): void {
+    for (const { name, kind } of children) {
+      const path = joinPath(directory, name);
+      // Without links on the way, the real path is the path: keep one string for both.
+      const real = realDirectory === directory ? path : joinPath(realDirectory, name);
+      const childReal = descendInto(
+        this.fs,
+        { path, real, kind },
+        realDirectory,
+        depth,
+        this.limits,
+        this.visitedReal,
+        this.report,
+      );
+      if (childReal === undefined) continue;
+      this.visit(path, childReal, depth + 1, listed);
+      if (this.progress.stopped) break;
+    }
+  }
+
+  /**
+   * The children in the order of the paths of what they hold: a folder's skills all start with
+   * its name and '/', a skill directory's path ends with its name. Only a folder whose name
+   * starts a sibling's followed by a character before '/' needs to be listed to know which.
+   */
+  private inPathOrder(
+    directory: string,
+    children: readonly DirectoryEntry[],
+    listed: Map<string, FolderListing | undefined>,
+  ): readonly DirectoryEntry[] {
+    let keys: Map<DirectoryEntry, string> | undefined;
+    for (let index = 0; index + 1 < children.length; index += 1) {
+      const name = (children[index] as DirectoryEntry).name;
+      const next = (children[index + 1] as DirectoryEntry).name;
+      if (!next.startsWith(name) || next.charCodeAt(name.length) >= 0x2f) continue;
+      const path = joinPath(directory, name);
+      const listing = this.list(path);
+      listed.set(path, listing);
+      if (listing !== undefined && 'skillFile' in listing) continue;
+      keys ??= new Map();
+      keys.set(children[index] as DirectoryEntry, `${name}/`);
+    }
+    if (keys === undefined) return children;
+    const key = (entry: DirectoryEntry) => keys?.get(entry) ?? entry.name;
+    return [...children].sort((a, b) => (key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : 0));
+  }
+
+  /** A folder's visit up to its children: undefined when it is a skill, skipped, or a limit stops. */
+  private enter(
+    directory: string,
+    realDirectory: string,
+    listed?: Map<string, FolderListing | undefined>,
+  ): { readonly children: readonly DirectoryEntry[] } | undefined {
+    const { progress, limits } = this;
+    if (progress.skills >= limits.maxSkills) {
+      progress.stopped = true;
+      this.report(
+        'WALK_SKILL_LIMIT',
+        `Stopped after finding ${limits.maxSkills} skills`,
+        directory,
+        true,
+      );
+      return undefined;
+    }
+    if (this.visitor.knownSkill?.(directory, realDirectory) === true) {
+      progress.skills += 1;
+      return undefined;
+    }
+    const listing = listed?.has(directory) === true ? listed.get(directory) : this.list(directory);
+    listed?.delete(directory);
+    if (listing === undefined) return undefined;
+    if ('problem' in listing) {
+      this.report(
+        'WALK_UNREADABLE_DIRECTORY',
+        `Directory skipped: ${listing.problem}`,
+        directory,
+        false,
+      );
+      return undefined;
+    }
+    if ('skillFile' in listing) {
+      progress.skills += 1;
+      const { name, kind } = listing.skillFile;
+      this.visitor.skill({ directory, realDirectory, skillFileName: name, skillFileKind: kind });
+      return undefined;
+    }
+    progress.directories += 1;
+    if (progress.directories > limits.maxDirectories) {
+      progress.stopped = true;
+      this.report(
+        'WALK_DIRECTORY_LIMIT',
+        `Stopped after searching ${limits.maxDirectories} folders; skills further on were not found`,
+        directory,
+        true,
+      );
+      return undefined;
+    }
+    return listing;
+  }
+
+  private visit(
+    directory: string,
+    realDirectory: string,
+    depth: number,
+    listed?: Map<string, FolderListing | undefined>,
+  ): void {
+    const listing = this.enter(directory, realDirectory, listed);
+    if (listing === undefined) return;
+    const known = this.options.pathOrder === true ? new Map() : undefined;
+    const children =
+      known === undefined ? listing.children : this.inPathOrder(directory, listing.children, known);
+    this.visitChildren(directory, realDirectory, depth, children, known);
+  }
+}
+
+/**
  * The one walker: searches a tree depth-first in sorted order for skill directories (the root
  * included). A skill directory is a leaf. Bounded in depth, folders and skills; skips the skip
  * names; follows linked directories only when asked and never into a loop; reports what it
@@ -172,132 +377,9 @@ export function walkSkillTree(
   visitor: WalkVisitor,
   options: WalkOptions = {},
 ): { readonly skills: number; readonly directories: number } {
-  const limits: WalkLimits = {
-    maxDepth: options.maxDepth ?? WALK_DEFAULTS.maxDepth,
-    maxDirectories: options.maxDirectories ?? WALK_DEFAULTS.maxDirectories,
-    maxSkills: options.maxSkills ?? WALK_DEFAULTS.maxSkills,
-    followSymlinks: options.followSymlinks ?? WALK_DEFAULTS.followSymlinks,
-    skipNames: options.skipNames ?? WALK_DEFAULTS.skipNames,
-  };
-  const list =
-    visitor.list === undefined
-      ? (directory: string) => listFolder(fs, directory, limits.skipNames)
-      : (directory: string) => visitor.list?.(directory, limits.skipNames);
-  const visitedReal = new Set<string>();
-  const reported = new Set<Code>();
-  let skills = 0;
-  let directories = 0;
-  let stopped = false;
-
-  const report: WalkReport = (code, message, path, once) => {
-    if (once) {
-      if (reported.has(code)) return;
-      reported.add(code);
-    }
-    visitor.diagnostic(createDiagnostic(code, 'warning', message, path));
-  };
-
-  /**
-   * The children in the order of the paths of what they hold: a folder's skills all start with
-   * its name and '/', a skill directory's path ends with its name. Only a folder whose name
-   * starts a sibling's followed by a character before '/' needs to be listed to know which.
-   */
-  const inPathOrder = (
-    directory: string,
-    children: readonly DirectoryEntry[],
-    listed: Map<string, FolderListing | undefined>,
-  ): readonly DirectoryEntry[] => {
-    let keys: Map<DirectoryEntry, string> | undefined;
-    for (let index = 0; index + 1 < children.length; index += 1) {
-      const name = (children[index] as DirectoryEntry).name;
-      const next = (children[index + 1] as DirectoryEntry).name;
-      if (!next.startsWith(name) || next.charCodeAt(name.length) >= 0x2f) continue;
-      const path = joinPath(directory, name);
-      const listing = list(path);
-      listed.set(path, listing);
-      if (listing !== undefined && 'skillFile' in listing) continue;
-      keys ??= new Map();
-      keys.set(children[index] as DirectoryEntry, `${name}/`);
-    }
-    if (keys === undefined) return children;
-    const key = (entry: DirectoryEntry) => keys?.get(entry) ?? entry.name;
-    return [...children].sort((a, b) => (key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : 0));
-  };
-
-  const visit = (
-    directory: string,
-    realDirectory: string,
-    depth: number,
-    listed?: Map<string, FolderListing | undefined>,
-  ): void => {
-    if (skills >= limits.maxSkills) {
-      stopped = true;
-      report(
-        'WALK_SKILL_LIMIT',
-        `Stopped after finding ${limits.maxSkills} skills`,
-        directory,
-        true,
-      );
-      return;
-    }
-    if (visitor.knownSkill?.(directory, realDirectory) === true) {
-      skills += 1;
-      return;
-    }
-    const listing = listed?.has(directory) === true ? listed.get(directory) : list(directory);
-    listed?.delete(directory);
-    if (listing === undefined) return;
-    if ('problem' in listing) {
-      report(
-        'WALK_UNREADABLE_DIRECTORY',
-        `Directory skipped: ${listing.problem}`,
-        directory,
-        false,
-      );
-      return;
-    }
-    if ('skillFile' in listing) {
-      skills += 1;
-      const { name, kind } = listing.skillFile;
-      visitor.skill({ directory, realDirectory, skillFileName: name, skillFileKind: kind });
-      return;
-    }
-    directories += 1;
-    if (directories > limits.maxDirectories) {
-      stopped = true;
-      report(
-        'WALK_DIRECTORY_LIMIT',
-        `Stopped after searching ${limits.maxDirectories} folders; skills further on were not found`,
-        directory,
-        true,
-      );
-      return;
-    }
-    const known =
-      options.pathOrder === true ? new Map<string, FolderListing | undefined>() : undefined;
-    const children =
-      known === undefined ? listing.children : inPathOrder(directory, listing.children, known);
-    for (const { name, kind } of children) {
-      const path = joinPath(directory, name);
-      // Without links on the way, the real path is the path: keep one string for both.
-      const real = realDirectory === directory ? path : joinPath(realDirectory, name);
-      const childReal = descendInto(
-        fs,
-        { path, real, kind },
-        realDirectory,
-        depth,
-        limits,
-        visitedReal,
-        report,
-      );
-      if (childReal === undefined) continue;
-      visit(path, childReal, depth + 1, known);
-      if (stopped) break;
-    }
-  };
-
-  const realRoot = fs.realPath(root) ?? root;
-  visitedReal.add(realRoot);
-  visit(root, realRoot, 0);
-  return { skills, directories };
+  const walk = new TreeWalk(fs, visitor, options);
+  const folders = walk.open(root);
+  if (folders !== undefined)
+    walk.visitChildren(root, folders.realRoot, 0, folders.children, folders.listed);
+  return { skills: walk.progress.skills, directories: walk.progress.directories };
 }
