@@ -65,7 +65,13 @@ function lazySdkValidator() {
 }
 
 const bundle = await rolldown({
-  input: { bin: join(cli, 'bin.js') },
+  // The helper thread's program of a tree check (src/node/walk-helper.ts) is imported by URL
+  // from the chunk next to it: an entry of its own, at dist/cli/chunks/walk-worker.js.
+  input: {
+    bin: join(cli, 'bin.js'),
+    'chunks/walk-worker': join(root, 'dist', 'node', 'walk-worker.js'),
+  },
+  preserveEntrySignatures: 'exports-only',
   platform: 'node',
   plugins: [builtinsAsValues(), lazySdkValidator()],
   // Node 20.19 runs every syntax tsc emits: nothing is rewritten, and no helper package is imported
@@ -102,6 +108,8 @@ for (const chunk of output)
       throw new Error(`bundle-cli: ${chunk.fileName} imports ${specifier}, not a dependency`);
   }
 if (readdirSync(chunks).length === 0) throw new Error('bundle-cli: no chunks written');
+if (!readdirSync(chunks).includes('walk-worker.js'))
+  throw new Error('bundle-cli: the tree helper program (chunks/walk-worker.js) was not written');
 // tsc's own files of the command line are in the bundle now; nothing loads them.
 for (const name of readdirSync(cli))
   if (name !== 'bin.js' && name !== 'chunks') rmSync(join(cli, name), { recursive: true });

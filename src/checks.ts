@@ -21,6 +21,15 @@ export {
 export { readingWalk } from './skill-files/probe.js';
 export { findSkillFileEntry } from './skill-files/skill-file.js';
 export {
+  type CheckedSkill,
+  checkTree,
+  type HelperShares,
+  type SharedTreeJob,
+  type TreeCheckHelper,
+  type WalkShare,
+  walkShare,
+} from './skill-files/tree-check.js';
+export {
   type ValidatePathsOptions,
   type ValidationReport,
   validateSkillPaths,

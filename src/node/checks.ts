@@ -7,6 +7,7 @@ import { type ValidatePathsOptions, validateSkillPaths as validate } from '../ch
 import { loadYaml } from './yaml.js';
 
 export * from '../checks.js';
+export { treeCheckHelper } from './walk-helper.js';
 export { loadYaml } from './yaml.js';
 
 /** `validateSkillPaths`, with the YAML library loaded only for a frontmatter that needs it. */

@@ -312,9 +312,11 @@ function realPath(path: string): string | undefined {
   }
 }
 
+const nodeFileSystems = new WeakSet<SkillFileSystem>();
+
 /** The real file system, with the safe-read routine. */
 export function createNodeFileSystem(): SkillFileSystem {
-  return {
+  const fs: SkillFileSystem = {
     listDirectory,
     status,
     statusMany: (paths, follow) => statusMany(paths, follow, status),
@@ -322,4 +324,11 @@ export function createNodeFileSystem(): SkillFileSystem {
     realPath,
     readFileWithin,
   };
+  nodeFileSystems.add(fs);
+  return fs;
+}
+
+/** Whether `fs` is one `createNodeFileSystem` made: the disk itself, which another thread can read too. */
+export function isNodeFileSystem(fs: SkillFileSystem): boolean {
+  return nodeFileSystems.has(fs);
 }

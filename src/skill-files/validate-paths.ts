@@ -5,9 +5,9 @@ import type { ValidationMode } from '../format/validate-fields.js';
 import type { YamlSource } from '../format/yaml-engine.js';
 import { baseName, parentPath } from '../paths.js';
 import { checkSkillDirectory, type SkillCheck } from './check.js';
-import { readingWalk } from './probe.js';
 import { findSkillFileEntry } from './skill-file.js';
-import { type WalkOptions, walkSkillTree } from './walker.js';
+import { checkTree, type TreeCheckHelper } from './tree-check.js';
+import type { WalkOptions } from './walker.js';
 
 export interface ValidatePathsOptions {
   readonly fs: SkillFileSystem;
@@ -27,6 +27,11 @@ export interface ValidatePathsOptions {
   readonly retain?: 'all' | 'with-diagnostics' | 'none';
   /** Compute reference-shaped properties for each skill (default true). */
   readonly properties?: boolean;
+  /**
+   * Another thread to share each tree's folders with (skillhost/node gives one for the real
+   * file system); the report is the same with or without.
+   */
+  readonly helper?: TreeCheckHelper;
 }
 
 export interface ValidationSummary {
@@ -64,12 +69,14 @@ export function validateSkillPaths(
   options: ValidatePathsOptions,
 ): ValidationReport {
   const { fs } = options;
-  const checkOptions = {
+  const fieldOptions = {
     ...(options.mode === undefined ? {} : { mode: options.mode }),
     ...(options.limits === undefined ? {} : { limits: options.limits }),
     ...(options.properties === undefined ? {} : { properties: options.properties }),
-    ...(options.yaml === undefined ? {} : { yaml: options.yaml }),
   };
+  const checkOptions =
+    options.yaml === undefined ? fieldOptions : { ...fieldOptions, yaml: options.yaml };
+  const readBytes = { ...DEFAULT_READ_LIMITS, ...options.limits }.maxSkillFileBytes;
   const retain = options.retain ?? 'all';
   const seen = new Set<string>();
   const kept: SkillCheck[] = [];
@@ -132,28 +139,27 @@ export function validateSkillPaths(
     }
     let found = 0;
     let rootUnreadable: string | undefined;
-    // Each skill file is read once, as the walk finds it, with the options the reader uses.
-    const reading = readingWalk(fs, {
-      maxBytes: { ...DEFAULT_READ_LIMITS, ...options.limits }.maxSkillFileBytes,
-    });
-    walkSkillTree(
+    checkTree(
       fs,
       path,
       {
-        skill: (skill) => {
+        check: fieldOptions,
+        walk: options.walk ?? {},
+        readBytes,
+        ...(options.yaml === undefined ? {} : { yaml: options.yaml }),
+      },
+      {
+        skill: ({ check }) => {
           found += 1;
-          record(checkSkillDirectory(reading.fs, skill, checkOptions));
+          record(check);
         },
         diagnostic: (diagnostic) => diagnostics.push(diagnostic),
-        list: (directory, skipNames) => {
-          const listing = reading.list(directory, skipNames);
-          // The PATH itself cannot be read: that is the path's verdict, not a finding of the walk.
-          if (directory !== path || !('problem' in listing)) return listing;
-          rootUnreadable = listing.problem;
-          return undefined;
+        // The PATH itself cannot be read: that is the path's verdict, not a finding of the walk.
+        rootProblem: (problem) => {
+          rootUnreadable = problem;
         },
       },
-      options.walk,
+      options.helper,
     );
     if (rootUnreadable !== undefined) {
       unreadablePaths = true;

@@ -1,16 +1,18 @@
 import {
+  type CheckedSkill,
   type CheckSkillOptions,
   checkSkillDirectory,
+  checkTree,
   DEFAULT_READ_LIMITS,
   type Diagnostic,
-  type FoundSkill,
   findSkillFileEntry,
   loadYaml,
-  readingWalk,
   type SkillCheck,
   type SkillFileSystem,
-  walkSkillTree,
+  type TreeCheckHelper,
+  treeCheckHelper,
 } from '../../node/checks.js';
+import type { CommandContext } from '../command.js';
 
 /**
  * How far the commands that take PATHs (validate, to-prompt) search a tree: deeper and wider
@@ -55,24 +57,42 @@ export function resolveTarget(fs: SkillFileSystem, path: string): ResolvedTarget
 }
 
 /**
- * Visits the skill directories below a tree in the order of their paths, each as the walk finds
- * it, with a file system that hands the reader the skill file the walk has just read (read it at
- * once, with `checkForProperties`). What the search itself ran into (a limit, a loop, a folder
- * it could not read) goes to `onFinding`: a limit is never silent.
+ * Checks the skill directories below a tree for their properties (as `checkForProperties`
+ * does, with `check` added), giving each verdict in the order of their paths. What the search
+ * itself ran into (a limit, a loop, a folder it could not read) goes to `onFinding`: a limit is
+ * never silent. With a helper, another thread takes a share of the tree's folders.
  */
-export function forEachSkillInTree(
+export function checkSkillsInTree(
   fs: SkillFileSystem,
   directory: string,
+  check: Omit<CheckSkillOptions, 'yaml' | 'checkLinks'>,
   onFinding: (finding: Diagnostic) => void,
-  visit: (skill: FoundSkill, fs: SkillFileSystem) => void,
+  visit: (checked: CheckedSkill) => void,
+  helper?: TreeCheckHelper,
 ): void {
-  const reading = readingWalk(fs, { maxBytes: DEFAULT_READ_LIMITS.maxSkillFileBytes });
-  walkSkillTree(
+  checkTree(
     fs,
     directory,
-    { skill: (skill) => visit(skill, reading.fs), diagnostic: onFinding, list: reading.list },
-    { ...PATH_WALK, pathOrder: true },
+    {
+      check: { ...check, checkLinks: false },
+      walk: { ...PATH_WALK, pathOrder: true },
+      readBytes: DEFAULT_READ_LIMITS.maxSkillFileBytes,
+      yaml: loadYaml,
+    },
+    { skill: visit, diagnostic: onFinding },
+    helper,
   );
+}
+
+/**
+ * The second thread of the commands that check a whole tree, on the real file system, for a
+ * tree of 20,000 folders or more. SKILLHOST_THREADS=1 keeps to one thread; SKILLHOST_THREADS=2
+ * uses the second for a tree of any size.
+ */
+export function threads(deps: CommandContext['deps']): TreeCheckHelper | undefined {
+  const wanted = deps.env.SKILLHOST_THREADS;
+  if (wanted === '1') return undefined;
+  return wanted === '2' ? treeCheckHelper(deps.fs, 1) : treeCheckHelper(deps.fs);
 }
 
 /** Parses one skill for its properties (no link checks), in strict mode. */

@@ -3,11 +3,12 @@ import {
   availableSkillXml,
   type Diagnostic,
   renderAvailableSkillsXml,
+  type SkillCheck,
 } from '../../node/checks.js';
 import { parseArgs, UsageError } from '../args.js';
 import type { CommandContext } from '../command.js';
 import { printable } from '../format.js';
-import { checkForProperties, forEachSkillInTree, resolveTarget } from './skill-paths.js';
+import { checkForProperties, checkSkillsInTree, resolveTarget, threads } from './skill-paths.js';
 
 export function run({ argv, io, deps }: CommandContext): number {
   const { positionals } = parseArgs(argv, {});
@@ -26,30 +27,36 @@ export function run({ argv, io, deps }: CommandContext): number {
       pending = '';
     }
   };
-  const read = (
+  // Only the properties are wanted: the fields are checked only when there are none, for the
+  // error that says why (a skill without them always has one in its frontmatter, which comes
+  // before any of the body's: the body is not checked).
+  const entryOf = (
+    first: SkillCheck,
     directory: string,
     skillFileName: string,
-    fs = deps.fs,
-    realDirectory = deps.fs.realPath(directory) ?? directory,
+    realDirectory: string,
   ): AvailableSkillEntry | string => {
-    // Only the properties are wanted: the fields are checked only when there are none, for the
-    // error that says why (a skill without them always has one in its frontmatter, which comes
-    // before any of the body's: the body is not checked).
-    let check = checkForProperties(fs, directory, skillFileName, { checkFields: false });
-    if (check.properties === undefined) {
-      check = checkForProperties(deps.fs, directory, skillFileName, { checkBody: false });
-    }
+    const check =
+      first.properties === undefined
+        ? checkForProperties(deps.fs, directory, skillFileName, { checkBody: false })
+        : first;
     if (check.properties === undefined) {
       const error = check.diagnostics.find((diagnostic) => diagnostic.severity === 'error');
       return `${directory}: ${error?.code ?? 'PROPERTIES_UNAVAILABLE'}: ${error?.message ?? 'name or description cannot be read'}`;
     }
-    const real = realDirectory;
     return {
       name: check.properties.name,
       description: check.properties.description,
-      location: `${real === '/' ? '' : real}/${skillFileName}`,
+      location: `${realDirectory === '/' ? '' : realDirectory}/${skillFileName}`,
     };
   };
+  const read = (directory: string, skillFileName: string) =>
+    entryOf(
+      checkForProperties(deps.fs, directory, skillFileName, { checkFields: false }),
+      directory,
+      skillFileName,
+      deps.fs.realPath(directory) ?? directory,
+    );
   for (const argument of positionals) {
     const path = deps.resolvePath(deps.cwd, argument);
     const target = resolveTarget(deps.fs, path);
@@ -73,11 +80,18 @@ export function run({ argv, io, deps }: CommandContext): number {
     // The walk finds no link it does not follow: each skill's real path is the one it gives.
     const skipped: string[] = [];
     if (positionals.length === 1) pending = '<available_skills>';
-    forEachSkillInTree(deps.fs, target.directory, findings, (skill, fs) => {
-      const entry = read(skill.directory, skill.skillFileName, fs, skill.realDirectory);
-      if (typeof entry === 'string') skipped.push(entry);
-      else add(entry);
-    });
+    checkSkillsInTree(
+      deps.fs,
+      target.directory,
+      { checkFields: false },
+      findings,
+      ({ found, check }) => {
+        const entry = entryOf(check, found.directory, found.skillFileName, found.realDirectory);
+        if (typeof entry === 'string') skipped.push(entry);
+        else add(entry);
+      },
+      threads(deps),
+    );
     for (const entry of skipped) io.stderr.write(`skipped: ${printable(entry)}\n`);
     if (pending !== undefined) {
       io.stdout.write(`${pending}\n</available_skills>\n`);

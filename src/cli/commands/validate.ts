@@ -8,7 +8,7 @@ import {
   jsonReportWriter,
 } from '../format.js';
 import { createStyle } from '../style.js';
-import { PATH_WALK } from './skill-paths.js';
+import { PATH_WALK, threads } from './skill-paths.js';
 
 const formats = new Set(['text', 'json', 'github']);
 
@@ -54,6 +54,7 @@ export function run({ argv, io, deps }: CommandContext): number {
     format === 'json' && positionals.length === 1
       ? jsonReportWriter((text) => io.stdout.write(text))
       : undefined;
+  const helper = threads(deps);
   const report = validateSkillPaths(
     positionals.map((path) => deps.resolvePath(deps.cwd, path)),
     {
@@ -68,6 +69,7 @@ export function run({ argv, io, deps }: CommandContext): number {
       // Text and annotations print only skills with findings; keep memory flat on big trees.
       ...(format === 'json' ? {} : { retain: 'with-diagnostics' as const, properties: false }),
       ...(streamed === undefined ? {} : { retain: 'none' as const, onResult: streamed.add }),
+      ...(helper === undefined ? {} : { helper }),
     },
   );
   if (streamed !== undefined) streamed.end(report);
