@@ -65,6 +65,10 @@ export interface HelperShares {
   close(): void;
 }
 
+/**
+ * Where the verdicts and findings go, each in walk order; with a helper, a share's findings come
+ * before its verdicts rather than between them.
+ */
 export interface TreeCheckSink {
   /** Each skill's verdict, in walk order. */
   skill(checked: CheckedSkill): void;
