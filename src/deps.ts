@@ -99,6 +99,8 @@ export type ContentHasher = (bytes: Uint8Array) => string;
 export interface CacheStore {
   load(key: string): string | undefined;
   save(key: string, text: string): void;
+  /** Where the entry of `key` is kept (a file's path), for a message about it (optional). */
+  locate?(key: string): string | undefined;
 }
 
 export interface WatchOptions {

@@ -22,6 +22,7 @@ const safeKey = /^[A-Za-z0-9._-]{1,200}$/;
  */
 export function createDirectoryCacheStore(directory: string): CacheStore {
   return {
+    locate: (key) => (safeKey.test(key) ? join(directory, `${key}.json`) : undefined),
     load(key) {
       if (!safeKey.test(key)) return undefined;
       try {

@@ -81,9 +81,14 @@ export async function serveStdio(
   let saved: SavedStart | undefined;
   if (state !== undefined && entry !== undefined && typeof runtime === 'function') {
     const found = loadStart(state.cache, entry);
-    if (found !== undefined && 'unusable' in found)
-      report(new Error(`the saved start-up state is ignored: ${found.unusable}`));
-    else saved = found;
+    if (found !== undefined && 'unusable' in found) {
+      const where = state.cache.locate?.(entry.name);
+      report(
+        new Error(
+          `the saved start-up state ${where === undefined ? '' : `${where} `}is ignored: ${found.unusable}`,
+        ),
+      );
+    } else saved = found;
   }
 
   let hub: SkillServerHub | undefined;

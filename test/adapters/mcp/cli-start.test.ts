@@ -94,7 +94,7 @@ describe('skillhost mcp started again over the same skills (the built bin)', () 
     const { tools } = await again.client.listTools();
     expect(tools.map((tool) => tool.name)).toContain('skillhost_activate');
     await again.client.close();
-    expect(again.stderr()).toContain('saved start-up state is ignored');
+    expect(again.stderr()).toContain(`saved start-up state ${state} is ignored: it is not JSON`);
     expect(JSON.parse(readFileSync(state ?? '', 'utf8')).instructions).toBe(served);
   });
 
