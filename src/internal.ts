@@ -58,6 +58,7 @@ export {
 } from './context/skills-state.js';
 export type { Summarizer } from './context/summary-input.js';
 export { listSkillFiles } from './disclosure/activation.js';
+export { fullCatalogPieces } from './disclosure/catalog.js';
 export { mediaTypeOf } from './disclosure/resources.js';
 export { splitFrontmatter } from './format/frontmatter.js';
 export { parseYamlFast } from './format/yaml-fast.js';

@@ -114,16 +114,19 @@ function markdownText(text: string): string {
   return text.replace(/[\\`*_[\]<>|#]/g, (character) => `\\${character}`);
 }
 
-function descriptionAt(entry: CatalogEntry, level: VisibleLevel, shortLength: number) {
+function descriptionAt(entry: EntryText, level: VisibleLevel, shortLength: number) {
   if (level === 'name') return undefined;
   if (level === 'full') return entry.description;
   entry.short ??= shorten(entry.description, shortLength);
   return entry.short;
 }
 
+/** What the text of an entry is made from. */
+type EntryText = Pick<CatalogEntry, 'name' | 'description' | 'location' | 'trusted' | 'short'>;
+
 function renderEntry(
   format: CatalogFormat,
-  entry: CatalogEntry,
+  entry: EntryText,
   level: VisibleLevel,
   shortLength: number,
 ): string {
@@ -162,6 +165,13 @@ function marker(format: CatalogFormat, hidden: number, tool: string): string {
   return `"hidden":${hidden},"search_tool":${JSON.stringify(tool)}`;
 }
 
+/** What each format puts before the first entry and after the last. */
+const FRAME: Record<CatalogFormat, { readonly open: string; readonly close: string }> = {
+  xml: { open: '<available_skills>\n', close: '\n</available_skills>' },
+  markdown: { open: '## Available skills\n\n', close: '' },
+  json: { open: '{"skills":[', close: ']}' },
+};
+
 function render(
   format: CatalogFormat,
   entries: readonly CatalogEntry[],
@@ -179,8 +189,48 @@ function render(
   if (format === 'json')
     return `{"skills":[${lines.join(',')}]${hidden > 0 ? `,${marker(format, hidden, tool)}` : ''}}`;
   if (hidden > 0) lines.push(marker(format, hidden, tool));
-  if (format === 'xml') return `<available_skills>\n${lines.join('\n')}\n</available_skills>`;
-  return `## Available skills\n\n${lines.join('\n')}`;
+  const { open, close } = FRAME[format];
+  return `${open}${lines.join('\n')}${close}`;
+}
+
+/** Display order: trusted first, then by name (stable, so a prompt cache keeps hitting). */
+function byDisplayOrder(a: EntryText, b: EntryText): number {
+  return Number(b.trusted) - Number(a.trusted) || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0);
+}
+
+/**
+ * The catalog of every skill in full, as `renderCatalog` makes it without a budget, in pieces
+ * of about 64 KiB as it is made: a catalog of many thousand skills is never one string in
+ * memory. Nothing when there is no skill (the catalog is empty).
+ */
+export function* fullCatalogPieces(
+  skills: readonly CatalogSkill[],
+  options: Pick<CatalogOptions, 'format' | 'includeLocation'> = {},
+): Generator<string, void, undefined> {
+  if (skills.length === 0) return;
+  const format = options.format ?? 'xml';
+  const entries = skills.map(
+    (skill): EntryText => ({
+      name: sanitizeCatalogText(skill.name).text,
+      description: sanitizeCatalogText(skill.description).text,
+      location: options.includeLocation === true ? skill.location : undefined,
+      trusted: skill.trusted,
+      short: undefined,
+    }),
+  );
+  entries.sort(byDisplayOrder);
+  const separator = SEPARATOR[format];
+  const { open, close } = FRAME[format];
+  let chunk = open;
+  for (let index = 0; index < entries.length; index += 1) {
+    if (index > 0) chunk += separator;
+    chunk += renderEntry(format, entries[index] as EntryText, 'full', 100);
+    if (chunk.length >= 65_536) {
+      yield chunk;
+      chunk = '';
+    }
+  }
+  yield `${chunk}${close}`;
 }
 
 function prepare(
@@ -228,11 +278,7 @@ function prepare(
       exact: {},
     };
   });
-  // Display order: trusted first, then by name (stable, so a prompt cache keeps hitting).
-  entries.sort(
-    (a, b) =>
-      Number(b.trusted) - Number(a.trusted) || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0),
-  );
+  entries.sort(byDisplayOrder);
   [...entries].sort(byUsefulness).forEach((entry, rank) => {
     entry.rank = rank;
   });

@@ -78,3 +78,21 @@ describe('skillhost catalog --budget', () => {
     expect(other.decisions.find((item) => item.name === 'tool-059')?.rank).toBeGreaterThan(4);
   });
 });
+
+describe('skillhost catalog without a budget', () => {
+  it('writes every skill in full, as the catalog with --explain makes it, in every format', async () => {
+    const root = skills(900);
+    const sources = ['--no-default-sources', '--skills', root];
+    for (const format of ['xml', 'markdown', 'json']) {
+      const streamed = await runCli(['catalog', '--format', format, ...sources]);
+      const whole = await runCli(['catalog', '--format', format, '--explain', ...sources]);
+      expect(streamed.code).toBe(0);
+      expect(streamed.stdout.length).toBeGreaterThan(100_000);
+      expect(streamed.stdout).toBe(whole.stdout);
+      expect(streamed.stdout.endsWith(format === 'json' ? ']}\n' : '\n')).toBe(true);
+    }
+    const empty = await runCli(['catalog', '--no-default-sources', '--skills', tempDir()]);
+    expect(empty).toMatchObject({ code: 0, stdout: '' });
+    expect(empty.stderr).toContain('No usable skills');
+  });
+});

@@ -1,5 +1,11 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { type CatalogSkill, renderCatalog } from '../../src/disclosure/catalog.js';
+import {
+  type CatalogFormat,
+  type CatalogSkill,
+  fullCatalogPieces,
+  renderCatalog,
+} from '../../src/disclosure/catalog.js';
 import { sanitizeCatalogText, shorten } from '../../src/disclosure/sanitize.js';
 import { loadTokenCounter } from '../../src/disclosure/tokens.js';
 
@@ -226,5 +232,49 @@ describe('renderCatalog under a budget', () => {
     // Alphabetical order alone would have kept skill-0000..; the used skills at the end stay.
     const plain = renderCatalog(skills, { budget: 700, countTokens });
     expect(plain.decisions.find((item) => item.name === 'skill-0058')?.level).not.toBe('full');
+  });
+});
+
+describe('fullCatalogPieces', () => {
+  it('gives, piece by piece, the text renderCatalog makes without a budget, in every format', () => {
+    fc.assert(
+      fc.property(
+        fc.array(
+          fc.record({
+            name: fc.string({ minLength: 1, maxLength: 20 }),
+            description: fc.string({ maxLength: 80 }),
+            location: fc.string({ maxLength: 30 }),
+            trusted: fc.boolean(),
+          }),
+          { maxLength: 30 },
+        ),
+        fc.constantFrom<CatalogFormat>('xml', 'markdown', 'json'),
+        fc.boolean(),
+        (skills, format, includeLocation) => {
+          const whole = renderCatalog(skills, { format, includeLocation }).text;
+          expect([...fullCatalogPieces(skills, { format, includeLocation })].join('')).toBe(whole);
+        },
+      ),
+    );
+  });
+
+  it('cuts a large catalog into pieces of about 64 KiB, none empty', () => {
+    const skills = Array.from({ length: 3000 }, (_, index) =>
+      skill(
+        `skill-${String(index).padStart(4, '0')}`,
+        `Does thing ${index} & more <b>.`,
+        index % 3 !== 0,
+      ),
+    );
+    for (const format of ['xml', 'markdown', 'json'] as const) {
+      const pieces = [...fullCatalogPieces(skills, { format })];
+      expect(pieces.length).toBeGreaterThanOrEqual(3);
+      for (const piece of pieces.slice(0, -1)) {
+        expect(piece.length).toBeGreaterThanOrEqual(65_536);
+        expect(piece.length).toBeLessThan(65_536 + 500);
+      }
+      expect(pieces.join('')).toBe(renderCatalog(skills, { format }).text);
+    }
+    expect([...fullCatalogPieces([])]).toEqual([]);
   });
 });

@@ -1,3 +1,4 @@
+import { fullCatalogPieces } from '../../internal.js';
 import {
   type CatalogFormat,
   type CatalogOptions,
@@ -9,6 +10,7 @@ import {
 } from '../../node/index.js';
 import { integerOption, parseArgs, UsageError } from '../args.js';
 import type { CommandContext } from '../command.js';
+import { writeWithBackpressure } from '../io.js';
 import { printable } from '../printable.js';
 import {
   auditLogPath,
@@ -72,6 +74,22 @@ export async function run({ argv, io, deps }: CommandContext): Promise<number> {
     location: entry.skillFile,
     trusted: entry.source.trust === 'trusted',
   }));
+  // Without a budget every skill is shown in full: the catalog is written as it is made, never
+  // whole in memory (an explanation needs the whole result).
+  if (budget === undefined && args.options.explain !== true) {
+    if (skills.length === 0) {
+      io.stderr.write('No usable skills: no catalog (and no activation tool) is offered.\n');
+      return 0;
+    }
+    const shown = {
+      format: format as CatalogFormat,
+      includeLocation: args.options.locations === true,
+    };
+    for (const piece of fullCatalogPieces(skills, shown))
+      await writeWithBackpressure(io.stdout, piece);
+    await writeWithBackpressure(io.stdout, '\n');
+    return 0;
+  }
   const pinned = [
     ...(deps.readConfig(configFile(deps)).pinnedSkills ?? []),
     ...((args.options.pin as readonly string[] | undefined) ?? []),
