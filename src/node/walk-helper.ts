@@ -26,10 +26,10 @@ const WAIT_MS = 5000;
 // A small young generation keeps the thread's memory near its floor; the old generation's cap
 // is far above what one share (64 skills of at most 256 KiB) can hold.
 const LIMITS = { maxYoungGenerationSizeMb: 4, maxOldGenerationSizeMb: 64 };
-// The slots of the shared counts (src/node/walk-worker.ts).
-const CLAIMED = 0;
-const SENT = 1;
-const FAILED = 2;
+/** The slots of the counts the two threads share: the next share to claim, shares sent, failed. */
+export const CLAIMED = 0;
+export const SENT = 1;
+export const FAILED = 2;
 
 function startShares(job: SharedTreeJob): HelperShares | undefined {
   let worker: Worker;

@@ -1,6 +1,7 @@
 import type { MessagePort } from 'node:worker_threads';
 import { type SharedTreeJob, walkShare } from '../checks.js';
 import { createNodeFileSystem } from './fs.js';
+import { CLAIMED, FAILED, SENT } from './walk-helper.js';
 import { loadYaml } from './yaml.js';
 
 /** What a tree's helper thread is given: the job, the shared counts, and where to send shares. */
@@ -10,11 +11,6 @@ export interface WalkWorkerData {
   readonly counts: SharedArrayBuffer;
   readonly port: MessagePort;
 }
-
-/** Slots of the shared counts. */
-export const CLAIMED = 0;
-export const SENT = 1;
-export const FAILED = 2;
 
 /**
  * The helper thread's program (src/node/walk-helper.ts starts it): claims shares of the root's

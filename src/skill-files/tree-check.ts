@@ -1,6 +1,7 @@
 import type { Code } from '../codes.js';
 import type { DirectoryEntry, SkillFileSystem } from '../deps.js';
 import type { Diagnostic } from '../diagnostics.js';
+import { DEFAULT_READ_LIMITS } from '../format/limits.js';
 import type { YamlSource } from '../format/yaml-engine.js';
 import { type CheckSkillOptions, checkSkillDirectory, type SkillCheck } from './check.js';
 import { readingWalk } from './probe.js';
@@ -10,8 +11,6 @@ import { type FoundSkill, TreeWalk, type WalkOptions, type WalkVisitor } from '.
 export interface TreeCheckJob {
   readonly check: Omit<CheckSkillOptions, 'yaml'>;
   readonly walk: WalkOptions;
-  /** The read cap of the walk's own read of each `SKILL.md` (the reader's `maxSkillFileBytes`). */
-  readonly readBytes: number;
 }
 
 /** A skill the walk found, with its verdict. */
@@ -88,8 +87,10 @@ function visitorFor(
   onSkill: (checked: CheckedSkill) => void,
   onDiagnostic: (diagnostic: Diagnostic) => void,
 ): WalkVisitor {
-  // Each skill file is read once, as the walk finds it, with the options the reader uses.
-  const reading = readingWalk(fs, { maxBytes: job.readBytes });
+  // Each skill file is read once, as the walk finds it, with the cap the reader uses.
+  const reading = readingWalk(fs, {
+    maxBytes: { ...DEFAULT_READ_LIMITS, ...job.check.limits }.maxSkillFileBytes,
+  });
   const check = yaml === undefined ? job.check : { ...job.check, yaml };
   return {
     skill: (found) => onSkill({ found, check: checkSkillDirectory(reading.fs, found, check) }),
@@ -172,7 +173,6 @@ export function checkTree(
   const sharedJob: SharedTreeJob = {
     check: job.check,
     walk: job.walk,
-    readBytes: job.readBytes,
     root,
     realRoot,
     children,

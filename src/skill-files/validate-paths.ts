@@ -1,6 +1,6 @@
 import type { SkillFileSystem } from '../deps.js';
 import { createDiagnostic, type Diagnostic } from '../diagnostics.js';
-import { DEFAULT_READ_LIMITS, type ReadLimits } from '../format/limits.js';
+import type { ReadLimits } from '../format/limits.js';
 import type { ValidationMode } from '../format/validate-fields.js';
 import type { YamlSource } from '../format/yaml-engine.js';
 import { baseName, parentPath } from '../paths.js';
@@ -76,7 +76,6 @@ export function validateSkillPaths(
   };
   const checkOptions =
     options.yaml === undefined ? fieldOptions : { ...fieldOptions, yaml: options.yaml };
-  const readBytes = { ...DEFAULT_READ_LIMITS, ...options.limits }.maxSkillFileBytes;
   const retain = options.retain ?? 'all';
   const seen = new Set<string>();
   const kept: SkillCheck[] = [];
@@ -145,7 +144,6 @@ export function validateSkillPaths(
       {
         check: fieldOptions,
         walk: options.walk ?? {},
-        readBytes,
         ...(options.yaml === undefined ? {} : { yaml: options.yaml }),
       },
       {

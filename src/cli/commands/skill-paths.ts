@@ -3,7 +3,6 @@ import {
   type CheckSkillOptions,
   checkSkillDirectory,
   checkTree,
-  DEFAULT_READ_LIMITS,
   type Diagnostic,
   findSkillFileEntry,
   loadYaml,
@@ -76,7 +75,6 @@ export function checkSkillsInTree(
     {
       check: { ...check, checkLinks: false },
       walk: { ...PATH_WALK, pathOrder: true },
-      readBytes: DEFAULT_READ_LIMITS.maxSkillFileBytes,
       yaml: loadYaml,
     },
     { skill: visit, diagnostic: onFinding },
