@@ -41,7 +41,7 @@ not counted as a checked skill.
 
 A folder of 20,000 skill folders or more is checked on two threads, with the
 same output. SKILLHOST_THREADS=1 keeps to one thread; SKILLHOST_THREADS=2 uses
-the second for a folder of any size.
+the second for a folder of any size (any other value: the default).
 
 Exit codes:
   0  every skill is valid (warnings allowed)
