@@ -98,6 +98,13 @@ export type ContentHasher = (bytes: Uint8Array) => string;
  */
 export interface CacheStore {
   load(key: string): string | undefined;
+  /**
+   * The entry of `key` line by line, read a piece at a time, so that a large entry (the index of
+   * fifty thousand skills) never becomes one string (optional; `load` is used without it).
+   * Undefined when there is no such entry. Iterate it once: the entry is closed when the
+   * iteration ends or stops, and a read that fails midway throws.
+   */
+  loadLines?(key: string): Iterable<string> | undefined;
   save(key: string, text: string): void;
   /** Where the entry of `key` is kept (a file's path), for a message about it (optional). */
   locate?(key: string): string | undefined;

@@ -5,6 +5,7 @@ import {
   mkdirSync,
   openSync,
   readFileSync,
+  readSync,
   renameSync,
   unlinkSync,
   writeSync,
@@ -14,6 +15,43 @@ import type { CacheStore } from '../deps.js';
 import { nodeCrypto } from './hash.js';
 
 const safeKey = /^[A-Za-z0-9._-]{1,200}$/;
+/** How much of an entry is read at a time by `loadLines`. */
+const PIECE_BYTES = 256 * 1024;
+
+/**
+ * The lines of an open file (split at every line feed, as `split('\n')` would: a last line
+ * without one is a line too), read a piece at a time. The file is closed when the iteration
+ * ends, stops or fails.
+ */
+function* linesOf(fd: number): Generator<string, void, undefined> {
+  try {
+    const piece = Buffer.allocUnsafe(PIECE_BYTES);
+    // The bytes of a line begun in earlier pieces: UTF-8 is decoded only once a line is whole.
+    let begun: Buffer[] = [];
+    for (;;) {
+      const count = readSync(fd, piece, 0, PIECE_BYTES, null);
+      if (count === 0) break;
+      let start = 0;
+      for (;;) {
+        const end = piece.indexOf(10, start);
+        if (end === -1 || end >= count) break;
+        if (begun.length === 0) yield piece.toString('utf8', start, end);
+        else {
+          begun.push(piece.subarray(start, end));
+          const line = Buffer.concat(begun).toString('utf8');
+          begun = [];
+          yield line;
+        }
+        start = end + 1;
+      }
+      // The piece is reused: what is left of it is copied.
+      if (start < count) begun.push(Buffer.from(piece.subarray(start, count)));
+    }
+    yield begun.length === 0 ? '' : Buffer.concat(begun).toString('utf8');
+  } finally {
+    closeSync(fd);
+  }
+}
 
 /**
  * The index cache on disk: one file per key in `directory` (created 0700, files 0600), written
@@ -27,6 +65,14 @@ export function createDirectoryCacheStore(directory: string): CacheStore {
       if (!safeKey.test(key)) return undefined;
       try {
         return readFileSync(join(directory, `${key}.json`), 'utf8');
+      } catch {
+        return undefined;
+      }
+    },
+    loadLines(key) {
+      if (!safeKey.test(key)) return undefined;
+      try {
+        return linesOf(openSync(join(directory, `${key}.json`), 'r'));
       } catch {
         return undefined;
       }

@@ -277,25 +277,35 @@ function sharedFrom(
   };
 }
 
+/** The lines of a text as `split('\n')` gives them, one at a time. */
+function* textLines(text: string): Generator<string, void, undefined> {
+  let start = 0;
+  for (;;) {
+    const end = text.indexOf('\n', start);
+    if (end === -1) {
+      yield start === 0 ? text : text.slice(start);
+      return;
+    }
+    yield text.slice(start, end);
+    start = end + 1;
+  }
+}
+
 /**
  * Reads a cached scan of `source`, or undefined when the text is not a well-formed entry for it.
+ * The entry is the text itself or its lines (a cache store's `loadLines`), read one at a time.
  * Recurring strings are kept once in the registry's table.
  */
 export function decodeScan(
-  cached: string,
+  cached: string | Iterable<string>,
   source: SkillSource,
   key: string,
   strings: StringTable,
 ): SourceScan | undefined {
   try {
     const { root } = source;
-    let start = cached.indexOf('\n');
-    const header = JSON.parse(start === -1 ? cached : cached.slice(0, start)) as Record<
-      string,
-      unknown
-    >;
-    if (header.format !== FORMAT || header.key !== key || header.root !== root) return undefined;
-    const shared = sharedFrom(header, strings);
+    const lines = typeof cached === 'string' ? textLines(cached) : cached;
+    let shared: ReturnType<typeof sharedFrom> | undefined;
     const prefix = rootPrefix(root);
     const pathFrom = (value: unknown): string =>
       typeof value === 'string'
@@ -305,10 +315,15 @@ export function decodeScan(
         : text(list(value)[0]);
     const directories = new Map<string, DirectoryRecord>();
     const skills = new Map<string, SkillRecord>();
-    while (start !== -1) {
-      const end = cached.indexOf('\n', start + 1);
-      const item = list(JSON.parse(cached.slice(start + 1, end === -1 ? undefined : end)));
-      start = end;
+    for (const line of lines) {
+      if (shared === undefined) {
+        const header = JSON.parse(line) as Record<string, unknown>;
+        if (header.format !== FORMAT || header.key !== key || header.root !== root)
+          return undefined;
+        shared = sharedFrom(header, strings);
+        continue;
+      }
+      const item = list(JSON.parse(line));
       if (item[0] === 's') {
         const path = pathFrom(item[1]);
         const realDirectory = item[2];
@@ -349,6 +364,7 @@ export function decodeScan(
         directories.set(path, { path, identity, children });
       } else fail();
     }
+    if (shared === undefined) return undefined;
     return { source, directories, skills, diagnostics: [], readCount: 0, listCount: 0 };
   } catch {
     return undefined;

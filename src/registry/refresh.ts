@@ -95,7 +95,8 @@ export function rescanSources(previous: readonly SourceScan[], inputs: RescanInp
     const fromMemory = earlier !== undefined;
     if (earlier === undefined && cache !== undefined) {
       const key = indexKey(source, discovery, inputs.version);
-      const text = cache.load(key);
+      // Line by line where the store can: a large index never becomes one string.
+      const text = cache.loadLines === undefined ? cache.load(key) : cache.loadLines(key);
       earlier = text === undefined ? undefined : decodeScan(text, source, key, strings);
       if (earlier !== undefined) cachedSources += 1;
       if (earlier !== undefined && inputs.trustCache === true) {

@@ -2,6 +2,7 @@ import { mkdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { CacheStore } from '../../src/deps.js';
+import { createDirectoryCacheStore } from '../../src/node/cache-store.js';
 import { createNodeFileSystem } from '../../src/node/fs.js';
 import { type SkillRecord, type SourceScan, scanSource } from '../../src/registry/discover.js';
 import { decodeScan, encodeScan, indexKey } from '../../src/registry/index-cache.js';
@@ -158,6 +159,41 @@ describe('the index cache', () => {
     const warm = SkillRegistry.open({ fs, sources, cache });
     expect(warm.stats).toMatchObject({ read: 0, reused: 3, cachedSources: 1 });
     expect(warm.entries).toEqual(opened.entries);
+  });
+
+  it('reads an index line by line from a store that can, never as one string', () => {
+    const root = richTree();
+    const sources = [source(root)];
+    const store = createDirectoryCacheStore(join(tempDir(), 'cache'));
+    const first = SkillRegistry.open({ fs, sources, cache: store });
+    let lines = 0;
+    const lineByLine: CacheStore = {
+      load: () => {
+        throw new Error('the whole entry was asked for');
+      },
+      loadLines: (key) => {
+        const found = store.loadLines?.(key);
+        if (found === undefined) return undefined;
+        return (function* () {
+          for (const line of found) {
+            lines += 1;
+            yield line;
+          }
+        })();
+      },
+      save: (key, text) => store.save(key, text),
+    };
+    const warm = SkillRegistry.open({ fs, sources, cache: lineByLine });
+    expect(warm.stats).toMatchObject({ read: 0, cachedSources: 1 });
+    expect(lines).toBeGreaterThan(first.entries.length);
+    expect(warm.entries).toEqual(first.entries);
+    // The same scan from its lines as from its text.
+    const scan = scanSource(fs, source(root), { followSymlinks: true });
+    const text = encodeScan(scan, 'k');
+    expect(decodeScan(text.split('\n'), scan.source, 'k', new StringTable())).toEqual(
+      decodeScan(text, scan.source, 'k', new StringTable()),
+    );
+    expect(decodeScan([], scan.source, 'k', new StringTable())).toBeUndefined();
   });
 
   it('sees an edited, a removed and an added skill on a start from the index', () => {
