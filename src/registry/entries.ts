@@ -417,17 +417,11 @@ export function resolveEntries(
     else groups.set(name, [known, candidate]);
   }
   const entries: RegistryEntry[] = [];
-  const byAddress = new Map<string, RegistryEntry>();
-  const active = new Map<string, RegistryEntry>();
   const built = new Map<string, NameGroup>();
   let foreignNames = false;
   const add = (entry: RegistryEntry) => {
     entries.push(entry);
-    byAddress.set(entry.address, entry);
-    if (entry.status === 'active') {
-      active.set(entry.name, entry);
-      if (!foreignNames && !isAsciiName(entry.name)) foreignNames = true;
-    }
+    if (entry.status === 'active' && !foreignNames && !isAsciiName(entry.name)) foreignNames = true;
   };
   for (const name of [...groups.keys()].sort(byText)) {
     const members = groups.get(name) as Candidate | Candidate[];
@@ -472,8 +466,41 @@ export function resolveEntries(
     if (Array.isArray(made)) for (const entry of made as readonly RegistryEntry[]) add(entry);
     else add(made as RegistryEntry);
   }
-  if (foreignNames) flagConfusable(active, entries, byAddress);
-  return { entries, byAddress, active, groups: built, foreignNames };
+  const table = lazyTable(entries, built, foreignNames);
+  if (foreignNames) flagConfusable(table.active, entries, table.byAddress);
+  return table;
+}
+
+/**
+ * A table whose maps are made from its entries when first asked for: a one-shot listing of fifty
+ * thousand skills never needs them, and a catalog only the active one.
+ */
+function lazyTable(
+  entries: RegistryEntry[],
+  groups: Map<string, NameGroup>,
+  foreignNames: boolean,
+): EntryTable {
+  let byAddress: Map<string, RegistryEntry> | undefined;
+  let active: Map<string, RegistryEntry> | undefined;
+  return {
+    entries,
+    groups,
+    foreignNames,
+    get byAddress() {
+      if (byAddress === undefined) {
+        byAddress = new Map();
+        for (const entry of entries) byAddress.set(entry.address, entry);
+      }
+      return byAddress;
+    },
+    get active() {
+      if (active === undefined) {
+        active = new Map();
+        for (const entry of entries) if (entry.status === 'active') active.set(entry.name, entry);
+      }
+      return active;
+    },
+  };
 }
 
 /** The table of a registry with no skills. */
