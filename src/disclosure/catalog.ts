@@ -204,20 +204,23 @@ function byDisplayOrder(a: EntryText, b: EntryText): number {
  * memory. Nothing when there is no skill (the catalog is empty).
  */
 export function* fullCatalogPieces(
-  skills: readonly CatalogSkill[],
+  skills: Iterable<CatalogSkill>,
   options: Pick<CatalogOptions, 'format' | 'includeLocation'> = {},
 ): Generator<string, void, undefined> {
-  if (skills.length === 0) return;
   const format = options.format ?? 'xml';
-  const entries = skills.map(
-    (skill): EntryText => ({
+  // The skills may be made one at a time as they are taken (the CLI maps registry entries):
+  // only what is shown is kept.
+  const entries: EntryText[] = [];
+  for (const skill of skills) {
+    entries.push({
       name: sanitizeCatalogText(skill.name).text,
       description: sanitizeCatalogText(skill.description).text,
       location: options.includeLocation === true ? skill.location : undefined,
       trusted: skill.trusted,
       short: undefined,
-    }),
-  );
+    });
+  }
+  if (entries.length === 0) return;
   entries.sort(byDisplayOrder);
   const separator = SEPARATOR[format];
   const { open, close } = FRAME[format];

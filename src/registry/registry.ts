@@ -155,7 +155,8 @@ export class SkillRegistry {
 
   /** The skills offered to a model: one per name, sorted by name. */
   active(): RegistryEntry[] {
-    return [...this.#table.active.values()];
+    // The entries are in name order with one active copy a name at most: the active map's order.
+    return this.#table.entries.filter((entry) => entry.status === 'active');
   }
 
   /**

@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { Diagnostic } from '../../src/diagnostics.js';
 import type { SkillRecord } from '../../src/registry/discover.js';
@@ -205,5 +206,59 @@ describe('patchEntries: one changed file rebuilds one group', () => {
     expect(patched?.table.active.get('pdf')?.metadata?.name).toBe('pdf-tools');
     expect(patched?.table.active.has('pdf-tools')).toBe(false);
     expect(patched?.changes.changed.map((entry) => entry.address)).toEqual(['pdf@user']);
+  });
+});
+
+describe('the table’s maps', () => {
+  /** What the maps must hold, from the entries alone. */
+  function expectMapsOfEntries(table: {
+    readonly entries: readonly RegistryEntry[];
+    readonly byAddress: ReadonlyMap<string, RegistryEntry>;
+    readonly active: ReadonlyMap<string, RegistryEntry>;
+  }) {
+    const active = table.entries.filter((entry) => entry.status === 'active');
+    expect([...table.active.values()]).toEqual(active);
+    expect([...table.active.keys()]).toEqual(active.map((entry) => entry.name));
+    expect(table.byAddress.size).toBe(table.entries.length);
+    for (const entry of table.entries) expect(table.byAddress.get(entry.address)).toBe(entry);
+  }
+
+  it('agree with the entries, look-alikes flagged and groups patched, whenever first asked for', () => {
+    const names = ['pdf', 'рdf', 'csv', 'Csv', 'docs'];
+    const candidate = fc.record({
+      name: fc.constantFrom(...names),
+      source: fc.constantFrom(user, project, explicit, untrusted),
+      usable: fc.boolean(),
+      claims: fc.constantFrom(undefined, 'other'),
+    });
+    fc.assert(
+      fc.property(
+        fc.uniqueArray(candidate, {
+          minLength: 1,
+          maxLength: 8,
+          selector: (item) => `${item.source.id}/${item.name}`,
+        }),
+        fc.nat(),
+        fc.boolean(),
+        (drawn, pick, askFirst) => {
+          const candidates: Candidate[] = drawn.map((item) => ({
+            record: record(
+              `${item.source.root}/${item.name}`,
+              item.usable ? (item.claims ?? item.name) : undefined,
+            ),
+            source: item.source,
+          }));
+          const table = resolveEntries(candidates, rules());
+          // Asked for before a patch, or only after it.
+          if (askFirst) expectMapsOfEntries(table);
+          const before = (candidates[pick % candidates.length] as Candidate).record;
+          const after = { ...before, identity: { ...before.identity, inode: 99 } } as SkillRecord;
+          const patched = patchEntries(table, [{ before, after }], rules());
+          if (patched !== undefined) expectMapsOfEntries(patched.table);
+          else expectMapsOfEntries(table);
+        },
+      ),
+      { numRuns: 300 },
+    );
   });
 });

@@ -5,6 +5,7 @@ import {
   type CatalogResult,
   type CatalogSkill,
   loadTokenCounter,
+  type RegistryEntry,
   readSkillUsage,
   renderCatalog,
 } from '../../node/index.js';
@@ -44,6 +45,11 @@ export async function fitCatalog(
   });
 }
 
+/** Each item made into another as it is taken. */
+function* mapped<T, U>(items: Iterable<T>, make: (item: T) => U): Generator<U, void, undefined> {
+  for (const item of items) yield make(item);
+}
+
 export async function run({ argv, io, deps }: CommandContext): Promise<number> {
   const args = parseArgs(argv, {
     ...SOURCE_OPTIONS,
@@ -68,28 +74,32 @@ export async function run({ argv, io, deps }: CommandContext): Promise<number> {
   const budget =
     args.options.budget === undefined ? undefined : integerOption(args.options.budget, 'budget', 0);
   const { registry } = openRegistry(args, deps);
-  const skills = registry.active().map((entry) => ({
+  const catalogSkill = (entry: RegistryEntry): CatalogSkill => ({
     name: entry.name,
     description: entry.metadata?.description ?? '',
     location: entry.skillFile,
     trusted: entry.source.trust === 'trusted',
-  }));
+  });
   // Without a budget every skill is shown in full: the catalog is written as it is made, never
-  // whole in memory (an explanation needs the whole result).
+  // whole in memory (an explanation needs the whole result), from the entries as they are taken.
   if (budget === undefined && args.options.explain !== true) {
-    if (skills.length === 0) {
-      io.stderr.write('No usable skills: no catalog (and no activation tool) is offered.\n');
-      return 0;
-    }
     const shown = {
       format: format as CatalogFormat,
       includeLocation: args.options.locations === true,
     };
-    for (const piece of fullCatalogPieces(skills, shown))
+    let written = false;
+    for (const piece of fullCatalogPieces(mapped(registry.active(), catalogSkill), shown)) {
       await writeWithBackpressure(io.stdout, piece);
+      written = true;
+    }
+    if (!written) {
+      io.stderr.write('No usable skills: no catalog (and no activation tool) is offered.\n');
+      return 0;
+    }
     await writeWithBackpressure(io.stdout, '\n');
     return 0;
   }
+  const skills = registry.active().map(catalogSkill);
   const pinned = [
     ...(deps.readConfig(configFile(deps)).pinnedSkills ?? []),
     ...((args.options.pin as readonly string[] | undefined) ?? []),
