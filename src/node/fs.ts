@@ -24,7 +24,7 @@ import type {
   SkillFileSystem,
 } from '../deps.js';
 import { notRegular } from '../read-results.js';
-import { statusMany } from './stat-many.js';
+import { smallInteger, statusMany } from './stat-many.js';
 
 const OPEN_FLAGS = constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0) | (constants.O_NONBLOCK ?? 0);
 const SCRATCH_BYTES = 64 * 1024;
@@ -56,12 +56,12 @@ export function kindOfDirent(entry: Dirent): EntryKind {
 function toStatus(stats: Stats): FileStatus {
   return {
     kind: kindOfStats(stats),
-    size: stats.size,
+    size: smallInteger(stats.size),
     mtimeMs: stats.mtimeMs,
     ctimeMs: stats.ctimeMs,
-    device: stats.dev,
-    inode: stats.ino,
-    links: stats.nlink,
+    device: smallInteger(stats.dev),
+    inode: smallInteger(stats.ino),
+    links: smallInteger(stats.nlink),
   };
 }
 
