@@ -1,8 +1,12 @@
 /** Small POSIX path helpers for the core, which may not import node:path. */
 
+/** `/SKILL.md`, kept once: every skill's file path is its directory and this (one join, not two). */
+const SLASH_SKILL_FILE = '/SKILL.md';
+
 export function joinPath(base: string, name: string): string {
   if (name === '') return base;
-  return base.endsWith('/') ? `${base}${name}` : `${base}/${name}`;
+  if (base.endsWith('/')) return `${base}${name}`;
+  return name === 'SKILL.md' ? base + SLASH_SKILL_FILE : `${base}/${name}`;
 }
 
 export function baseName(path: string): string {

@@ -91,6 +91,20 @@ export interface EntryRules {
 export type GroupRules = Pick<EntryRules, 'identical' | 'disabled' | 'external'>;
 
 const untrustedViews = new WeakMap<SkillSource, SkillSource>();
+const addressSuffixes = new WeakMap<SkillSource, string>();
+
+/**
+ * `name@source-id`: the suffix is made once a source, so that each address is one join of two
+ * strings (a registry keeps one for every skill).
+ */
+function addressOf(name: string, source: SkillSource): string {
+  let suffix = addressSuffixes.get(source);
+  if (suffix === undefined) {
+    suffix = `@${source.id}`;
+    addressSuffixes.set(source, suffix);
+  }
+  return name + suffix;
+}
 
 /** The source as an externally installed skill of it sees it: the same, but untrusted. */
 function untrustedView(source: SkillSource): SkillSource {
@@ -307,7 +321,7 @@ function buildSingle(candidate: Candidate, name: string, rules: GroupRules): Reg
   return makeEntry(
     record,
     name,
-    `${name}@${source.id}`,
+    addressOf(name, source),
     source,
     joinPath(record.directory, record.skillFileName),
     status,
@@ -337,7 +351,7 @@ export function buildGroup(group: readonly RankedCandidate[], rules: GroupRules)
     const source = rules.external?.(record.directory) === true ? untrustedView(found) : found;
     // Copied only when a finding is added to them.
     let diagnostics = record.diagnostics;
-    let address = `${name}@${source.id}`;
+    let address = addressOf(name, source);
     if (addresses !== undefined) {
       for (let index = 2; addresses.has(address); index += 1)
         address = `${name}@${source.id}#${index}`;
