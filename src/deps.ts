@@ -106,6 +106,11 @@ export interface CacheStore {
    */
   loadLines?(key: string): Iterable<string> | undefined;
   save(key: string, text: string): void;
+  /**
+   * Saves the entry of `key` from its lines (joined by line feeds), written as they come, so that
+   * a large entry is never one string (optional; `save` is used without it).
+   */
+  saveLines?(key: string, lines: Iterable<string>): void;
   /** Where the entry of `key` is kept (a file's path), for a message about it (optional). */
   locate?(key: string): string | undefined;
 }

@@ -53,6 +53,41 @@ function* linesOf(fd: number): Generator<string, void, undefined> {
   }
 }
 
+/** Writes all of `text`, however many writes it takes. */
+function writeAll(fd: number, text: string): void {
+  const bytes = Buffer.from(text, 'utf8');
+  let written = 0;
+  while (written < bytes.length) written += writeSync(fd, bytes, written);
+}
+
+/**
+ * Writes the entry of `key` through `write` to a temporary file (0600) that replaces the entry
+ * once it is on disk; nothing is left of a write that fails.
+ */
+function writeEntry(directory: string, key: string, write: (fd: number) => void): void {
+  if (!safeKey.test(key)) return;
+  const target = join(directory, `${key}.json`);
+  const temporary = `${target}.${nodeCrypto().randomBytes(6).toString('hex')}.tmp`;
+  try {
+    mkdirSync(directory, { recursive: true, mode: 0o700 });
+    const fd = openSync(temporary, 'wx', 0o600);
+    try {
+      write(fd);
+      fsyncSync(fd);
+    } finally {
+      closeSync(fd);
+    }
+    chmodSync(temporary, 0o600);
+    renameSync(temporary, target);
+  } catch {
+    try {
+      unlinkSync(temporary);
+    } catch {
+      // nothing was written
+    }
+  }
+}
+
 /**
  * The index cache on disk: one file per key in `directory` (created 0700, files 0600), written
  * to a temporary file and renamed, so a crash never leaves half an entry. Errors are swallowed:
@@ -78,27 +113,23 @@ export function createDirectoryCacheStore(directory: string): CacheStore {
       }
     },
     save(key, text) {
-      if (!safeKey.test(key)) return;
-      const target = join(directory, `${key}.json`);
-      const temporary = `${target}.${nodeCrypto().randomBytes(6).toString('hex')}.tmp`;
-      try {
-        mkdirSync(directory, { recursive: true, mode: 0o700 });
-        const fd = openSync(temporary, 'wx', 0o600);
-        try {
-          writeSync(fd, text);
-          fsyncSync(fd);
-        } finally {
-          closeSync(fd);
+      writeEntry(directory, key, (fd) => writeAll(fd, text));
+    },
+    saveLines(key, lines) {
+      writeEntry(directory, key, (fd) => {
+        // Written a piece at a time as the lines are made: the entry is never one string.
+        let piece = '';
+        let first = true;
+        for (const line of lines) {
+          piece += first ? line : `\n${line}`;
+          first = false;
+          if (piece.length >= PIECE_BYTES) {
+            writeAll(fd, piece);
+            piece = '';
+          }
         }
-        chmodSync(temporary, 0o600);
-        renameSync(temporary, target);
-      } catch {
-        try {
-          unlinkSync(temporary);
-        } catch {
-          // nothing was written
-        }
-      }
+        writeAll(fd, piece);
+      });
     },
   };
 }

@@ -147,57 +147,61 @@ class SharedMaps {
  * null, map, diagnostics]`: a `null` description means no usable metadata, a `null` name the
  * directory's own name; a string field is a place in the shared strings or the string itself.
  */
-export function encodeScan(scan: SourceScan, key: string): string {
+export function* encodeScanLines(
+  scan: SourceScan,
+  key: string,
+): Generator<string, void, undefined> {
   const { root } = scan.source;
   const prefix = rootPrefix(root);
   const strings = new SharedStrings();
   const maps = new SharedMaps(strings);
   const optional = (value: string | undefined): Json =>
     value === undefined ? null : strings.ref(value);
-  const lines: string[] = [''];
-  for (const record of scan.directories.values()) {
-    const children: Json[] = [];
-    for (const child of record.children)
-      children.push(child.name, KIND_PLACE.get(child.kind) ?? KIND_LIST.length - 1);
-    lines.push(
-      JSON.stringify([
-        'd',
-        pathJson(record.path, root, prefix),
-        ...identityFields(record.identity),
-        children,
-      ]),
-    );
-  }
-  for (const record of scan.skills.values()) {
+  const skillItem = (record: SkillRecord): Json[] => {
     const { metadata } = record;
-    lines.push(
-      JSON.stringify([
-        's',
-        pathJson(record.directory, root, prefix),
-        record.realDirectory === record.directory ? null : record.realDirectory,
-        strings.ref(record.skillFileName),
-        ...identityFields(record.identity),
-        record.links,
-        metadata === undefined || metadata.name === baseName(record.directory)
-          ? null
-          : metadata.name,
-        metadata === undefined ? null : metadata.description,
-        optional(metadata?.license),
-        optional(metadata?.compatibility),
-        optional(metadata?.allowedTools),
-        metadata === undefined ? 0 : maps.ref(metadata.metadata),
-        record.diagnostics.map(diagnosticJson),
-      ]),
-    );
-  }
-  lines[0] = JSON.stringify({
+    return [
+      's',
+      pathJson(record.directory, root, prefix),
+      record.realDirectory === record.directory ? null : record.realDirectory,
+      strings.ref(record.skillFileName),
+      ...identityFields(record.identity),
+      record.links,
+      metadata === undefined || metadata.name === baseName(record.directory) ? null : metadata.name,
+      metadata === undefined ? null : metadata.description,
+      optional(metadata?.license),
+      optional(metadata?.compatibility),
+      optional(metadata?.allowedTools),
+      metadata === undefined ? 0 : maps.ref(metadata.metadata),
+      record.diagnostics.map(diagnosticJson),
+    ];
+  };
+  // The header lists the shared strings and maps and comes first: a first pass finds them (the
+  // second finds each in its place), so no line is kept to be written after it.
+  for (const record of scan.skills.values()) skillItem(record);
+  yield JSON.stringify({
     format: FORMAT,
     key,
     root,
     strings: strings.list,
     maps: maps.list,
   });
-  return lines.join('\n');
+  for (const record of scan.directories.values()) {
+    const children: Json[] = [];
+    for (const child of record.children)
+      children.push(child.name, KIND_PLACE.get(child.kind) ?? KIND_LIST.length - 1);
+    yield JSON.stringify([
+      'd',
+      pathJson(record.path, root, prefix),
+      ...identityFields(record.identity),
+      children,
+    ]);
+  }
+  for (const record of scan.skills.values()) yield JSON.stringify(skillItem(record));
+}
+
+/** The index entry of a scan as one text: its lines (`encodeScanLines`) joined. */
+export function encodeScan(scan: SourceScan, key: string): string {
+  return [...encodeScanLines(scan, key)].join('\n');
 }
 
 class Malformed extends Error {}

@@ -18,7 +18,7 @@ import {
   type RegistryEntry,
   resolveEntries,
 } from './entries.js';
-import { encodeScan, indexKey } from './index-cache.js';
+import { encodeScan, encodeScanLines, indexKey } from './index-cache.js';
 import {
   diffEntries,
   patchEntries,
@@ -244,7 +244,9 @@ export class SkillRegistry {
     for (const scan of this.#scans) {
       if (!this.#unsaved.has(scan.source.id)) continue;
       const key = indexKey(scan.source, discovery, this.#options.version ?? 'dev');
-      cache.save(key, encodeScan(scan, key));
+      // Line by line where the store can: a large index is never one string.
+      if (cache.saveLines === undefined) cache.save(key, encodeScan(scan, key));
+      else cache.saveLines(key, encodeScanLines(scan, key));
     }
     this.#unsaved.clear();
   }

@@ -58,4 +58,31 @@ describe('the directory cache store', () => {
     }).toThrow('stop');
     expect(openFiles()).toBe(before);
   });
+
+  it('saves an entry from its lines as the text they join into, written as they come', () => {
+    const folder = join(tempDir(), 'cache');
+    const store = createDirectoryCacheStore(folder);
+    const lines = [
+      '{"head":1}',
+      ...Array.from({ length: 3000 }, (_, index) => `l${index}é${'w'.repeat(index % 300)}`),
+      '',
+    ];
+    store.saveLines?.('entry', lines);
+    expect(store.load('entry')).toBe(lines.join('\n'));
+    expect([...(store.loadLines?.('entry') ?? [])]).toEqual(lines);
+    store.saveLines?.('empty', []);
+    expect(store.load('empty')).toBe('');
+    // Lines that fail midway leave the entry as it was, and no temporary file.
+    store.saveLines?.(
+      'entry',
+      (function* () {
+        yield 'replacement';
+        throw new Error('the scan went away');
+      })(),
+    );
+    expect(store.load('entry')).toBe(lines.join('\n'));
+    expect(readdirSync(folder).sort()).toEqual(['empty.json', 'entry.json']);
+    store.saveLines?.('../outside', ['x']);
+    expect(readdirSync(join(folder, '..'))).toEqual(['cache']);
+  });
 });

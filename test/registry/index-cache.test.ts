@@ -171,6 +171,10 @@ describe('the index cache', () => {
       load: () => {
         throw new Error('the whole entry was asked for');
       },
+      save: () => {
+        throw new Error('the whole entry was written');
+      },
+      saveLines: (key, lines) => store.saveLines?.(key, lines),
       loadLines: (key) => {
         const found = store.loadLines?.(key);
         if (found === undefined) return undefined;
@@ -181,7 +185,6 @@ describe('the index cache', () => {
           }
         })();
       },
-      save: (key, text) => store.save(key, text),
     };
     const warm = SkillRegistry.open({ fs, sources, cache: lineByLine });
     expect(warm.stats).toMatchObject({ read: 0, cachedSources: 1 });
@@ -194,6 +197,13 @@ describe('the index cache', () => {
       decodeScan(text, scan.source, 'k', new StringTable()),
     );
     expect(decodeScan([], scan.source, 'k', new StringTable())).toBeUndefined();
+    // Saved line by line after a change, and read back from the lines.
+    writeSkill(root, 'delta');
+    const changed = SkillRegistry.open({ fs, sources, cache: lineByLine });
+    expect(changed.stats).toMatchObject({ read: 1 });
+    const again = SkillRegistry.open({ fs, sources, cache: lineByLine });
+    expect(again.stats).toMatchObject({ read: 0, cachedSources: 1 });
+    expect(again.entries).toEqual(changed.entries);
   });
 
   it('sees an edited, a removed and an added skill on a start from the index', () => {
