@@ -1,7 +1,30 @@
 import type { SkillMetadata } from '../format/load.js';
 
 const MAX_INTERNED = 20_000;
-const MAX_SIGNATURE = 512;
+/** The longest map shared (its keys' and values' lengths summed). */
+const MAX_SHARED_MAP = 512;
+const FNV_OFFSET = 0x811c9dc5;
+
+type MetadataMap = Readonly<Record<string, string>>;
+
+/** FNV-1a continued over a string's length and UTF-16 units: only to find maps to compare. */
+export function mix(hash: number, text: string): number {
+  let next = Math.imul(hash ^ text.length, 0x01000193);
+  for (let index = 0; index < text.length; index += 1)
+    next = Math.imul(next ^ text.charCodeAt(index), 0x01000193);
+  return next;
+}
+
+/** Whether `candidate` has exactly `keys`, in that order, with `map`'s values. */
+function sameMap(candidate: MetadataMap, keys: readonly string[], map: MetadataMap): boolean {
+  const own = Object.keys(candidate);
+  if (own.length !== keys.length) return false;
+  for (let index = 0; index < keys.length; index += 1) {
+    const key = keys[index] as string;
+    if (own[index] !== key || candidate[key] !== map[key]) return false;
+  }
+  return true;
+}
 const noMetadata: Readonly<Record<string, string>> = Object.freeze(Object.create(null));
 
 /**
@@ -12,7 +35,8 @@ const noMetadata: Readonly<Record<string, string>> = Object.freeze(Object.create
  */
 export class StringTable {
   readonly #strings = new Map<string, string>();
-  readonly #maps = new Map<string, Readonly<Record<string, string>>>();
+  readonly #maps = new Map<number, MetadataMap | MetadataMap[]>();
+  #mapCount = 0;
 
   /** The kept copy of a short string (the string itself the first time, or when full). */
   intern(value: string): string {
@@ -43,20 +67,31 @@ export class StringTable {
   compactMap(map: Readonly<Record<string, string>>): Readonly<Record<string, string>> {
     const keys = Object.keys(map);
     if (keys.length === 0) return noMetadata;
-    // Skills of one collection often carry the same metadata: equal maps are kept once.
-    // Each string with its length before it: no two different maps have one signature.
-    let signature = '';
+    // Skills of one collection often carry the same metadata: equal maps are kept once, found by
+    // a hash of their keys and values and then compared. Nothing but the maps is kept for it, so
+    // a map no other skill shares costs one table slot.
+    let hash = FNV_OFFSET;
+    let length = 0;
     for (const key of keys) {
       const value = map[key] as string;
-      signature += `${key.length}:${key}${value.length}:${value}`;
+      hash = mix(mix(hash, key), value);
+      length += key.length + value.length;
     }
-    const shareable = signature.length <= MAX_SIGNATURE;
-    const known = shareable ? this.#maps.get(signature) : undefined;
-    if (known !== undefined) return known;
+    const shareable = length <= MAX_SHARED_MAP;
+    const known = shareable ? this.#maps.get(hash) : undefined;
+    if (known !== undefined) {
+      for (const candidate of Array.isArray(known) ? known : [known])
+        if (sameMap(candidate, keys, map)) return candidate;
+    }
     const compact: Record<string, string> = Object.create(null);
     for (const key of keys) compact[this.intern(key)] = this.intern(map[key] as string);
     const entries = Object.freeze(compact);
-    if (shareable && this.#maps.size < MAX_INTERNED) this.#maps.set(signature, entries);
+    if (shareable && this.#mapCount < MAX_INTERNED) {
+      this.#mapCount += 1;
+      if (known === undefined) this.#maps.set(hash, entries);
+      else if (Array.isArray(known)) known.push(entries);
+      else this.#maps.set(hash, [known, entries]);
+    }
     return entries;
   }
 
