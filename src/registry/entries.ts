@@ -421,15 +421,23 @@ export function resolveEntries(
   keepGroups = true,
 ): EntryTable {
   const rank = sourceRanker(rules);
-  // Most names have one candidate: it is kept as it is, a list made only for a second one.
-  const groups = new Map<string, Candidate | Candidate[]>();
-  for (const candidate of candidates) {
-    const name = recordName(candidate.record);
-    const known = groups.get(name);
-    if (known === undefined) groups.set(name, candidate);
-    else if (Array.isArray(known)) known.push(candidate);
-    else groups.set(name, [known, candidate]);
+  // Grouped by name with one sort of their places, not a map of candidates: a registry of fifty
+  // thousand skills holds no map and no candidate object for each while its entries are made.
+  // The sort keeps the order of a name's candidates (ties by place), as the groups did.
+  const records: SkillRecord[] = [];
+  const sources: SkillSource[] = [];
+  const names: string[] = [];
+  for (const { record, source } of candidates) {
+    records.push(record);
+    sources.push(source);
+    names.push(recordName(record));
   }
+  const order = Array.from({ length: names.length }, (_, place) => place);
+  order.sort((a, b) => byText(names[a] as string, names[b] as string));
+  const candidateAt = (place: number): Candidate => ({
+    record: records[place] as SkillRecord,
+    source: sources[place] as SkillSource,
+  });
   const entries: RegistryEntry[] = [];
   const built = new Map<string, NameGroup>();
   let foreignNames = false;
@@ -437,8 +445,15 @@ export function resolveEntries(
     entries.push(entry);
     if (entry.status === 'active' && !foreignNames && !isAsciiName(entry.name)) foreignNames = true;
   };
-  for (const name of [...groups.keys()].sort(byText)) {
-    const members = groups.get(name) as Candidate | Candidate[];
+  for (let at = 0; at < order.length; ) {
+    const name = names[order[at] as number] as string;
+    let end = at + 1;
+    while (end < order.length && names[order[end] as number] === name) end += 1;
+    const members =
+      end - at === 1
+        ? candidateAt(order[at] as number)
+        : order.slice(at, end).map((place) => candidateAt(place));
+    at = end;
     const before = previous.get(name);
     const start = entries.length;
     let made: readonly RegistryEntry[] | RegistryEntry;

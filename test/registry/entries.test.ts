@@ -262,3 +262,44 @@ describe('the table’s maps', () => {
     );
   });
 });
+
+describe('resolveEntries: grouping', () => {
+  it('gives the same entries whatever order the candidates come in, by name then precedence', () => {
+    const names = ['pdf', 'pdf-tools', 'csv', 'a', 'b-c'];
+    const drawn = fc.uniqueArray(
+      fc.record({
+        name: fc.constantFrom(...names),
+        source: fc.constantFrom(user, project, explicit, untrusted),
+        usable: fc.boolean(),
+      }),
+      { minLength: 1, maxLength: 10, selector: (item) => `${item.source.id}/${item.name}` },
+    );
+    fc.assert(
+      fc.property(drawn, fc.func(fc.integer()), (items, key) => {
+        const candidates: Candidate[] = items.map((item) => ({
+          record: record(`${item.source.root}/${item.name}`, item.usable ? item.name : undefined),
+          source: item.source,
+        }));
+        const shuffled = candidates
+          .map((candidate, place) => ({ candidate, key: key(place) }))
+          .sort((a, b) => a.key - b.key)
+          .map(({ candidate }) => candidate);
+        const table = resolveEntries(candidates, rules());
+        expect(summary(resolveEntries(shuffled, rules()).entries)).toEqual(summary(table.entries));
+        const entryNames = table.entries.map((entry) => entry.name);
+        expect(entryNames).toEqual([...entryNames].sort());
+        expect(table.entries.length).toBe(candidates.length);
+        // Within a name, at most one active copy, and it comes first among the usable ones.
+        for (const name of new Set(entryNames)) {
+          const group = table.entries.filter((entry) => entry.name === name);
+          expect(group.filter((entry) => entry.status === 'active').length).toBeLessThanOrEqual(1);
+          const firstUsable = group.find(
+            (entry) => entry.status === 'active' || entry.status === 'shadowed',
+          );
+          if (firstUsable !== undefined) expect(firstUsable.status).toBe('active');
+        }
+      }),
+      { numRuns: 300 },
+    );
+  });
+});
