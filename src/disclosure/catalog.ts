@@ -194,8 +194,12 @@ function render(
 }
 
 /** Display order: trusted first, then by name (stable, so a prompt cache keeps hitting). */
+function displayOrder(aTrusted: boolean, aName: string, bTrusted: boolean, bName: string): number {
+  return Number(bTrusted) - Number(aTrusted) || (aName < bName ? -1 : aName > bName ? 1 : 0);
+}
+
 function byDisplayOrder(a: EntryText, b: EntryText): number {
-  return Number(b.trusted) - Number(a.trusted) || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0);
+  return displayOrder(a.trusted, a.name, b.trusted, b.name);
 }
 
 /**
@@ -209,25 +213,41 @@ export function* fullCatalogPieces(
 ): Generator<string, void, undefined> {
   const format = options.format ?? 'xml';
   // The skills may be made one at a time as they are taken (the CLI maps registry entries):
-  // only what is shown is kept.
-  const entries: EntryText[] = [];
+  // only what is shown is kept, in lists side by side rather than an object a skill.
+  const names: string[] = [];
+  const descriptions: string[] = [];
+  const locations: Array<string | undefined> = [];
+  const trusted: boolean[] = [];
   for (const skill of skills) {
-    entries.push({
-      name: sanitizeCatalogText(skill.name).text,
-      description: sanitizeCatalogText(skill.description).text,
-      location: options.includeLocation === true ? skill.location : undefined,
-      trusted: skill.trusted,
-      short: undefined,
-    });
+    names.push(sanitizeCatalogText(skill.name).text);
+    descriptions.push(sanitizeCatalogText(skill.description).text);
+    if (options.includeLocation === true) locations.push(skill.location);
+    trusted.push(skill.trusted);
   }
-  if (entries.length === 0) return;
-  entries.sort(byDisplayOrder);
+  if (names.length === 0) return;
+  const order = Array.from({ length: names.length }, (_, place) => place);
+  order.sort((a, b) =>
+    displayOrder(
+      trusted[a] as boolean,
+      names[a] as string,
+      trusted[b] as boolean,
+      names[b] as string,
+    ),
+  );
   const separator = SEPARATOR[format];
   const { open, close } = FRAME[format];
   let chunk = open;
-  for (let index = 0; index < entries.length; index += 1) {
+  for (let index = 0; index < order.length; index += 1) {
+    const place = order[index] as number;
     if (index > 0) chunk += separator;
-    chunk += renderEntry(format, entries[index] as EntryText, 'full', 100);
+    const entry: EntryText = {
+      name: names[place] as string,
+      description: descriptions[place] as string,
+      location: locations[place],
+      trusted: trusted[place] as boolean,
+      short: undefined,
+    };
+    chunk += renderEntry(format, entry, 'full', 100);
     if (chunk.length >= 65_536) {
       yield chunk;
       chunk = '';
