@@ -1,6 +1,12 @@
 import type { SkillMetadata } from '../format/load.js';
 
 const MAX_INTERNED = 20_000;
+/**
+ * The longest string kept once. A compatibility note (up to 500 characters) or a list of tools
+ * recurs across a collection as a licence does; a string kept here is the one the records hold,
+ * so a long one costs the table a slot, never a copy.
+ */
+const MAX_INTERNED_LENGTH = 1024;
 /** The longest map shared (its keys' and values' lengths summed). */
 const MAX_SHARED_MAP = 512;
 const FNV_OFFSET = 0x811c9dc5;
@@ -28,8 +34,8 @@ function sameMap(candidate: MetadataMap, keys: readonly string[], map: MetadataM
 const noMetadata: Readonly<Record<string, string>> = Object.freeze(Object.create(null));
 
 /**
- * Short strings that recur across skills (licences, metadata keys and common values, file
- * names) kept once: a registry of ten thousand skills holds one "Apache-2.0", not ten thousand.
+ * Strings that recur across skills (licences, compatibility notes, tool lists, metadata keys and
+ * common values, file names) kept once: a registry of ten thousand skills holds one "Apache-2.0", not ten thousand.
  * Each registry owns one table (two registries never share state); it is bounded, so hostile
  * input cannot grow it without limit.
  */
@@ -40,7 +46,7 @@ export class StringTable {
 
   /** The kept copy of a short string (the string itself the first time, or when full). */
   intern(value: string): string {
-    if (value.length > 64) return value;
+    if (value.length > MAX_INTERNED_LENGTH) return value;
     const known = this.#strings.get(value);
     if (known !== undefined) return known;
     if (this.#strings.size < MAX_INTERNED) this.#strings.set(value, value);
