@@ -1,0 +1,40 @@
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { fewSkills } from '../../src/cli/host/deps.js';
+import { tempDir, writeSkill } from '../helpers/temp.js';
+
+describe("what a command's start-up loads", () => {
+  it('leaves V8 untuned for validate or to-prompt of skill directories only', () => {
+    const root = tempDir();
+    writeSkill(root, 'one');
+    writeSkill(root, 'two');
+    mkdirSync(join(root, 'lower'));
+    writeFileSync(join(root, 'lower', 'skill.md'), '---\nname: lower\ndescription: x\n---\n');
+    const one = join(root, 'one');
+    expect(fewSkills(['validate', one])).toBe(true);
+    expect(fewSkills(['validate', '--json', one, join(root, 'two')])).toBe(true);
+    expect(fewSkills(['to-prompt', join(root, 'lower')])).toBe(true);
+    // A folder of skills, a file, an option's value, no path, another command: a large job.
+    expect(fewSkills(['validate', root])).toBe(false);
+    expect(fewSkills(['validate', join(one, 'SKILL.md')])).toBe(false);
+    expect(fewSkills(['validate', '--max-depth', '3', one])).toBe(false);
+    expect(fewSkills(['validate'])).toBe(false);
+    expect(fewSkills(['list', one])).toBe(false);
+    expect(fewSkills(['validate', ...Array.from({ length: 17 }, () => one)])).toBe(false);
+  });
+
+  it('has bundled chunks of ASCII without documentation comments (a quicker read and scan)', () => {
+    const chunks = join(import.meta.dirname, '..', '..', 'dist', 'cli', 'chunks');
+    const names = readdirSync(chunks);
+    expect(names.length).toBeGreaterThan(10);
+    const widened: string[] = [];
+    for (const name of names) {
+      const code = readFileSync(join(chunks, name), 'utf8');
+      // The page templates of `skillhost ui` are raw text: they keep their characters.
+      if (/[^\t\n\r\u0020-\u007e]/.test(code) && !/^ui-/.test(name)) widened.push(name);
+      expect(code.includes('\n/**\n*'), name).toBe(false);
+    }
+    expect(widened).toEqual([]);
+  });
+});
