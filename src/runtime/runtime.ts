@@ -1,14 +1,5 @@
-import { type AuditEventInput, type AuditSink, AuditTrail } from '../audit/trail.js';
-import type {
-  CacheStore,
-  ContentHasher,
-  DirectoryWatcher,
-  SandboxExplanation,
-  ScriptWorkspace,
-  SkillFileSystem,
-  WatchHandle,
-  WorkspaceFiles,
-} from '../deps.js';
+import { type AuditEventInput, AuditTrail } from '../audit/trail.js';
+import type { DirectoryWatcher, SandboxExplanation, WatchHandle } from '../deps.js';
 import type { Diagnostic } from '../diagnostics.js';
 import { type Activation, listSkillFiles, SkillSession } from '../disclosure/activation.js';
 import { type CatalogOptions, type CatalogResult, renderCatalog } from '../disclosure/catalog.js';
@@ -19,7 +10,6 @@ import {
 } from '../disclosure/resources.js';
 import { type RouteOptions, type RouteResult, SkillRouter } from '../disclosure/router.js';
 import { SkillhostError } from '../errors.js';
-import type { YamlSource } from '../format/yaml-engine.js';
 import {
   type ActiveSkillGrants,
   evaluate,
@@ -27,14 +17,10 @@ import {
   type PolicyDecision,
   type ToolRequest,
 } from '../policy/engine.js';
-import {
-  RUNTIME_TOOLS_ALLOWED_BY_DEFAULT,
-  WORKSPACE_TOOLS_ALLOWED_BY_DEFAULT,
-} from '../policy/tools.js';
-import type { DiscoveryOptions } from '../registry/discover.js';
+import { RUNTIME_TOOLS_ALLOWED_BY_DEFAULT } from '../policy/tools.js';
 import { unusableReason } from '../registry/entries.js';
-import { type RegistryChanges, type RegistryEntry, SkillRegistry } from '../registry/registry.js';
-import type { SkillSource, SourceKind } from '../registry/sources.js';
+import type { RegistryChanges, RegistryEntry, SkillRegistry } from '../registry/registry.js';
+import type { SkillSource } from '../registry/sources.js';
 import { usableEntry } from '../registry/usable.js';
 import {
   type ActivationHost,
@@ -45,6 +31,7 @@ import {
 import { type AgentBase, type LoadAgentOptions, type LoadedAgent, loadAgent } from './agents.js';
 import { type GrantRules, SessionGrants } from './grants.js';
 import { RegistryHub } from './hub.js';
+import { openRuntimeRegistry, type RuntimeParts, workspaceHostOf } from './parts.js';
 import {
   discoveryRecord,
   failureRecord,
@@ -53,13 +40,7 @@ import {
   sessionStartRecord,
   withCallId,
 } from './records.js';
-import {
-  approveSkillScript,
-  DEFAULT_SCRIPT_LIMITS,
-  explainSkillScript,
-  runSkillScript,
-  type ScriptSettings,
-} from './script-run.js';
+import { approveSkillScript, explainSkillScript, runSkillScript } from './script-run.js';
 import {
   callRuntimeTool,
   runtimeTools,
@@ -69,9 +50,6 @@ import {
 } from './tools.js';
 import type {
   AgentAuditEvent,
-  ApprovalAnswer,
-  ApprovalQuestion,
-  ApprovalStore,
   Refusal,
   ScriptRun,
   SessionOptions,
@@ -85,36 +63,6 @@ import {
   type WorkspaceToolHost,
   workspaceTools,
 } from './workspace-tools.js';
-
-/** Everything a runtime is made of; `createSkillRuntime` builds this from its options. */
-export interface RuntimeParts {
-  readonly fs: SkillFileSystem;
-  readonly sources: readonly SkillSource[];
-  readonly hash: ContentHasher;
-  readonly policy: PolicyConfig;
-  readonly audit: { readonly sink: AuditSink; readonly sessionId: string };
-  readonly now: () => Date;
-  readonly precedence?: readonly SourceKind[];
-  readonly discovery?: DiscoveryOptions;
-  readonly cache?: CacheStore;
-  readonly version?: string;
-  readonly keepScans?: boolean;
-  readonly indexFirst?: boolean;
-  /** The YAML library or its loader, for a frontmatter the fast scanner cannot read. */
-  readonly yaml?: YamlSource;
-  readonly scripts?: ScriptSettings;
-  readonly approvals?: ApprovalStore;
-  readonly confirm?: (question: ApprovalQuestion) => Promise<ApprovalAnswer>;
-  readonly resources?: ResourceOptions;
-  readonly scope?: readonly string[];
-  readonly catalog?: CatalogOptions;
-  /** Listing caps for activation and `listFiles` (defaults 100 files, 4 levels). */
-  readonly listing?: { readonly maxFiles?: number; readonly maxDepth?: number };
-  /** The host tools over the workspace: its files, and the workspace as granted (bash runs in it). */
-  readonly workspaceTools?: { readonly files: WorkspaceFiles; readonly workspace: ScriptWorkspace };
-  readonly disabled?: readonly string[];
-  readonly externalSkills?: readonly string[];
-}
 
 const DEFAULT_LISTING = { maxFiles: 100, maxDepth: 4 };
 
@@ -159,7 +107,7 @@ export class Runtime implements SkillRuntime {
     this.#parts = parts;
     this.#grants = new SessionGrants(hub?.rules ?? {}, parts.now);
     this.#ownsRegistry = hub === undefined;
-    this.#hub = hub?.hub ?? new RegistryHub(Runtime.#openRegistry(parts));
+    this.#hub = hub?.hub ?? new RegistryHub(openRuntimeRegistry(parts));
     this.#registry = this.#hub.registry;
     const listing = { ...DEFAULT_LISTING, ...parts.listing };
     this.#session = new SkillSession(this.#registry, {
@@ -192,7 +140,10 @@ export class Runtime implements SkillRuntime {
       gate: (request) => this.#gate(request),
       grant: (grants) => this.#grants.add(grants),
     };
-    this.#workspaceHost = this.#makeWorkspaceHost(parts);
+    this.#workspaceHost = workspaceHostOf(parts, {
+      grants: () => this.grants,
+      record: (input) => this.#record(input),
+    });
     // The session's start and what each source holds: flushed to disk once, before anything
     // can happen.
     const group = parts.audit.sink.group?.bind(parts.audit.sink) ?? ((records) => records());
@@ -206,55 +157,6 @@ export class Runtime implements SkillRuntime {
         );
         this.#record(discoveryRecord(source, entries, findings));
       }
-    });
-  }
-
-  /** The host tools' view of this runtime: its read-only tools allowed unless the host says otherwise. */
-  #makeWorkspaceHost(parts: RuntimeParts): WorkspaceToolHost {
-    const config: PolicyConfig = {
-      ...parts.policy,
-      defaults: {
-        ...Object.fromEntries(WORKSPACE_TOOLS_ALLOWED_BY_DEFAULT.map((tool) => [tool, 'allow'])),
-        ...parts.policy.defaults,
-      },
-    };
-    const runner = parts.scripts?.runner;
-    const allowUnsandboxed = parts.scripts?.allowUnsandboxed === true;
-    return {
-      hostTools: parts.policy.tools,
-      defaults: parts.policy.defaults,
-      files: parts.workspaceTools?.files,
-      workspace: parts.workspaceTools?.workspace,
-      runCommand: runner?.runCommand?.bind(runner),
-      sandboxProblem: () => {
-        const sandbox = runner?.sandbox();
-        return sandbox === undefined || sandbox.available || allowUnsandboxed
-          ? undefined
-          : `Cannot run commands in a sandbox: ${sandbox.reason}`;
-      },
-      limits: { ...DEFAULT_SCRIPT_LIMITS, ...parts.scripts?.limits },
-      allowUnsandboxed,
-      hash: parts.hash,
-      decide: (request) => evaluate(request, { config, active: this.grants }),
-      confirm: parts.confirm,
-      record: (input) => this.#record(input),
-    };
-  }
-
-  static #openRegistry(parts: RuntimeParts): SkillRegistry {
-    return SkillRegistry.open({
-      fs: parts.fs,
-      sources: parts.sources,
-      hash: parts.hash,
-      ...(parts.precedence === undefined ? {} : { precedence: parts.precedence }),
-      ...(parts.discovery === undefined ? {} : { discovery: parts.discovery }),
-      ...(parts.cache === undefined ? {} : { cache: parts.cache }),
-      ...(parts.version === undefined ? {} : { version: parts.version }),
-      ...(parts.keepScans === undefined ? {} : { keepScans: parts.keepScans }),
-      ...(parts.indexFirst === undefined ? {} : { indexFirst: parts.indexFirst }),
-      ...(parts.yaml === undefined ? {} : { yaml: parts.yaml }),
-      ...(parts.disabled === undefined ? {} : { disabled: parts.disabled }),
-      ...(parts.externalSkills === undefined ? {} : { externalSkills: parts.externalSkills }),
     });
   }
 
