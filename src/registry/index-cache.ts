@@ -175,9 +175,17 @@ export function* encodeScanLines(
       record.diagnostics.map(diagnosticJson),
     ];
   };
-  // The header lists the shared strings and maps and comes first: a first pass finds them (the
-  // second finds each in its place), so no line is kept to be written after it.
-  for (const record of scan.skills.values()) skillItem(record);
+  // The header lists the shared strings and maps and comes first: a first pass finds them, in
+  // the order skillItem refers to them (the second finds each in its place), so no line is kept
+  // to be written after it.
+  for (const { skillFileName, metadata } of scan.skills.values()) {
+    strings.ref(skillFileName);
+    if (metadata === undefined) continue;
+    optional(metadata.license);
+    optional(metadata.compatibility);
+    optional(metadata.allowedTools);
+    maps.ref(metadata.metadata);
+  }
   yield JSON.stringify({
     format: FORMAT,
     key,
