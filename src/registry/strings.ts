@@ -1,4 +1,5 @@
 import type { SkillMetadata } from '../format/load.js';
+import { fnv1aOf } from './hash.js';
 
 const MAX_INTERNED = 20_000;
 /**
@@ -9,16 +10,20 @@ const MAX_INTERNED = 20_000;
 const MAX_INTERNED_LENGTH = 1024;
 /** The longest map shared (its keys' and values' lengths summed). */
 const MAX_SHARED_MAP = 512;
-const FNV_OFFSET = 0x811c9dc5;
 
 type MetadataMap = Readonly<Record<string, string>>;
 
-/** FNV-1a continued over a string's length and UTF-16 units: only to find maps to compare. */
-export function mix(hash: number, text: string): number {
-  let next = Math.imul(hash ^ text.length, 0x01000193);
-  for (let index = 0; index < text.length; index += 1)
-    next = Math.imul(next ^ text.charCodeAt(index), 0x01000193);
-  return next;
+/**
+ * What equal metadata maps are found by: a hash of their keys and values in order (each key
+ * ended by its length, so that `{ ab: 'c' }` and `{ a: 'bc' }` differ), compared after.
+ */
+export function mapHash(keys: readonly string[], map: MetadataMap): number {
+  let hash: number | undefined;
+  for (const key of keys) {
+    hash = fnv1aOf(key, hash);
+    hash = fnv1aOf(map[key] as string, Math.imul(hash ^ key.length, 0x01000193));
+  }
+  return hash ?? 0;
 }
 
 /** Whether `candidate` has exactly `keys`, in that order, with `map`'s values. */
@@ -31,11 +36,13 @@ function sameMap(candidate: MetadataMap, keys: readonly string[], map: MetadataM
   }
   return true;
 }
+
 const noMetadata: Readonly<Record<string, string>> = Object.freeze(Object.create(null));
 
 /**
  * Strings that recur across skills (licences, compatibility notes, tool lists, metadata keys and
- * common values, file names) kept once: a registry of ten thousand skills holds one "Apache-2.0", not ten thousand.
+ * common values, file names) kept once: a registry of ten thousand skills holds one
+ * "Apache-2.0", not ten thousand.
  * Each registry owns one table (two registries never share state); it is bounded, so hostile
  * input cannot grow it without limit.
  */
@@ -76,14 +83,10 @@ export class StringTable {
     // Skills of one collection often carry the same metadata: equal maps are kept once, found by
     // a hash of their keys and values and then compared. Nothing but the maps is kept for it, so
     // a map no other skill shares costs one table slot.
-    let hash = FNV_OFFSET;
     let length = 0;
-    for (const key of keys) {
-      const value = map[key] as string;
-      hash = mix(mix(hash, key), value);
-      length += key.length + value.length;
-    }
+    for (const key of keys) length += key.length + (map[key] as string).length;
     const shareable = length <= MAX_SHARED_MAP;
+    const hash = shareable ? mapHash(keys, map) : 0;
     const known = shareable ? this.#maps.get(hash) : undefined;
     if (known !== undefined) {
       for (const candidate of Array.isArray(known) ? known : [known])
