@@ -10,17 +10,19 @@ import {
 import {
   buildGroup,
   type EntryRules,
+  type RegistryEntry,
+  rankCandidate,
+  recordName,
+  sourceRanker,
+} from './entries.js';
+import {
   type EntryTable,
   groupEntries,
   groupRecords,
   groupSources,
   makeGroup,
   type NameGroup,
-  type RegistryEntry,
-  rankCandidate,
-  recordName,
-  sourceRanker,
-} from './entries.js';
+} from './entry-table.js';
 import { sameIdentity } from './identity.js';
 import { decodeScan, indexKey } from './index-cache.js';
 import type { SkillSource } from './sources.js';

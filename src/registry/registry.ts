@@ -10,14 +10,8 @@ import type { YamlSource } from '../format/yaml-engine.js';
 import { isWithinPath } from '../paths.js';
 import { ContentHashes } from './content-hash.js';
 import type { DiscoveryOptions, SourceScan } from './discover.js';
-import {
-  type Candidate,
-  type EntryRules,
-  type EntryTable,
-  emptyEntryTable,
-  type RegistryEntry,
-  resolveEntries,
-} from './entries.js';
+import { type Candidate, type EntryRules, type RegistryEntry, resolveEntries } from './entries.js';
+import { type EntryTable, emptyEntryTable } from './entry-table.js';
 import { encodeScan, encodeScanLines, indexKey } from './index-cache.js';
 import {
   diffEntries,
