@@ -37,3 +37,15 @@ export function jsonItems(): {
     },
   };
 }
+
+/** Text `JSON.stringify` writes as it is: no quote, backslash, control character or surrogate. */
+const plainJson = /^[^"\\\u0000-\u001f\ud800-\udfff]*$/;
+
+/**
+ * `JSON.stringify(text)`, quicker for text that needs no escape (the usual name, path or
+ * description): a test and a template instead of the stringifier's set-up, which costs more
+ * than the text when a list writes ten thousand entries a few fields at a time.
+ */
+export function jsonString(text: string): string {
+  return plainJson.test(text) ? `"${text}"` : JSON.stringify(text);
+}

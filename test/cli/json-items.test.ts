@@ -1,5 +1,6 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { jsonItems } from '../../src/cli/json-items.js';
+import { jsonItems, jsonString } from '../../src/cli/json-items.js';
 
 function streamed(values: readonly unknown[], takeEvery: boolean): string {
   const items = jsonItems();
@@ -36,5 +37,29 @@ describe('jsonItems', () => {
     expect(items.take().split(',')).toHaveLength(100);
     expect(items.full).toBe(false);
     expect(items.take()).toBe('');
+  });
+});
+
+describe('jsonString', () => {
+  it('is JSON.stringify of any text', () => {
+    // Every character up to U+00FF, the line separators, and halves of surrogate pairs alone,
+    // in pairs and reversed: each needs or needs no escape as the stringifier decides.
+    const characters = [
+      ...Array.from({ length: 256 }, (_, code) => String.fromCharCode(code)),
+      '\u2028',
+      '\u2029',
+      '\ud83d',
+      '\ude00',
+      '\ud83d\ude00',
+      '\ude00\ud83d',
+    ];
+    for (const character of characters) {
+      for (const text of [character, `a${character}`, `${character}b`, `/path/${character}/x`]) {
+        expect(jsonString(text)).toBe(JSON.stringify(text));
+      }
+    }
+    fc.assert(
+      fc.property(fc.string({ unit: 'binary' }), (text) => jsonString(text) === JSON.stringify(text)),
+    );
   });
 });

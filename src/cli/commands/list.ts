@@ -5,6 +5,7 @@ import type { CommandContext } from '../command.js';
 import { displayPath, printable } from '../format.js';
 import { lockStates } from '../installed.js';
 import { writeWithBackpressure } from '../io.js';
+import { jsonString } from '../json-items.js';
 import { JSON_OPTION, openRegistry, projectLine, SOURCE_OPTIONS } from '../registry-options.js';
 import { createStyle } from '../style.js';
 
@@ -40,7 +41,6 @@ export function entryJson(entry: RegistryEntry, lock?: 'locked' | 'modified') {
   };
 }
 
-const quote = JSON.stringify;
 
 /**
  * `entryJson(entry, lock)` as an item of the `skills` list of the indented document writes it
@@ -49,19 +49,19 @@ const quote = JSON.stringify;
  */
 export function entryJsonText(entry: RegistryEntry, lock?: 'locked' | 'modified'): string {
   const { metadata, source } = entry;
-  let text = `{\n      "name": ${quote(entry.name)},\n      "address": ${quote(entry.address)},\n      "source": ${quote(source.id)},\n      "sourceKind": ${quote(source.kind)},\n      "trust": ${quote(source.trust)},\n      "status": ${quote(entry.status)},\n      "path": ${quote(entry.directory)},`;
+  let text = `{\n      "name": ${jsonString(entry.name)},\n      "address": ${jsonString(entry.address)},\n      "source": ${jsonString(source.id)},\n      "sourceKind": ${jsonString(source.kind)},\n      "trust": ${jsonString(source.trust)},\n      "status": ${jsonString(entry.status)},\n      "path": ${jsonString(entry.directory)},`;
   if (metadata !== undefined) {
-    if (metadata.name !== entry.name) text += `\n      "claimedName": ${quote(metadata.name)},`;
-    text += `\n      "description": ${quote(metadata.description)},`;
+    if (metadata.name !== entry.name) text += `\n      "claimedName": ${jsonString(metadata.name)},`;
+    text += `\n      "description": ${jsonString(metadata.description)},`;
   }
-  if (entry.shadowedBy !== undefined) text += `\n      "shadowedBy": ${quote(entry.shadowedBy)},`;
+  if (entry.shadowedBy !== undefined) text += `\n      "shadowedBy": ${jsonString(entry.shadowedBy)},`;
   if (entry.identical !== undefined) text += `\n      "identical": ${entry.identical},`;
-  if (lock !== undefined) text += `\n      "lock": ${quote(lock)},`;
+  if (lock !== undefined) text += `\n      "lock": ${jsonString(lock)},`;
   const diagnostics =
     entry.diagnostics.length === 0
       ? '[]'
       : // Line breaks in the text are the indentation's: a string's own are escaped.
-        (quote(diagnosticJson(entry), null, 2) as string).replace(/\n/g, '\n      ');
+        JSON.stringify(diagnosticJson(entry), null, 2).replace(/\n/g, '\n      ');
   return `${text}\n      "diagnostics": ${diagnostics}\n    }`;
 }
 
