@@ -14,9 +14,15 @@ const escapes: Record<string, string> = {
   "'": '&#x27;',
 };
 
+const special = /[&<>"']/;
+const specials = /[&<>"']/g;
+
 /** Escapes text for XML exactly as Python's `html.escape(text, quote=True)` does. */
 export function escapeXmlText(text: string): string {
-  return text.replace(/[&<>"']/g, (character) => escapes[character] as string);
+  // Most text has nothing to escape: a test costs less than a replace that finds nothing.
+  return special.test(text)
+    ? text.replace(specials, (character) => escapes[character] as string)
+    : text;
 }
 
 /**
