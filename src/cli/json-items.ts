@@ -39,6 +39,7 @@ export function jsonItems(): {
 }
 
 /** Text `JSON.stringify` writes as it is: no quote, backslash, control character or surrogate. */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what needs escaping
 const plainJson = /^[^"\\\u0000-\u001f\ud800-\udfff]*$/;
 
 /**

@@ -59,7 +59,10 @@ describe('jsonString', () => {
       }
     }
     fc.assert(
-      fc.property(fc.string({ unit: 'binary' }), (text) => jsonString(text) === JSON.stringify(text)),
+      fc.property(
+        fc.string({ unit: 'binary' }),
+        (text) => jsonString(text) === JSON.stringify(text),
+      ),
     );
   });
 });

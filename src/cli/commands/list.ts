@@ -41,7 +41,6 @@ export function entryJson(entry: RegistryEntry, lock?: 'locked' | 'modified') {
   };
 }
 
-
 /**
  * `entryJson(entry, lock)` as an item of the `skills` list of the indented document writes it
  * (`JSON.stringify(document, null, 2)`), made directly: ten thousand entries are neither built
@@ -51,10 +50,12 @@ export function entryJsonText(entry: RegistryEntry, lock?: 'locked' | 'modified'
   const { metadata, source } = entry;
   let text = `{\n      "name": ${jsonString(entry.name)},\n      "address": ${jsonString(entry.address)},\n      "source": ${jsonString(source.id)},\n      "sourceKind": ${jsonString(source.kind)},\n      "trust": ${jsonString(source.trust)},\n      "status": ${jsonString(entry.status)},\n      "path": ${jsonString(entry.directory)},`;
   if (metadata !== undefined) {
-    if (metadata.name !== entry.name) text += `\n      "claimedName": ${jsonString(metadata.name)},`;
+    if (metadata.name !== entry.name)
+      text += `\n      "claimedName": ${jsonString(metadata.name)},`;
     text += `\n      "description": ${jsonString(metadata.description)},`;
   }
-  if (entry.shadowedBy !== undefined) text += `\n      "shadowedBy": ${jsonString(entry.shadowedBy)},`;
+  if (entry.shadowedBy !== undefined)
+    text += `\n      "shadowedBy": ${jsonString(entry.shadowedBy)},`;
   if (entry.identical !== undefined) text += `\n      "identical": ${entry.identical},`;
   if (lock !== undefined) text += `\n      "lock": ${jsonString(lock)},`;
   const diagnostics =
