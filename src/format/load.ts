@@ -43,8 +43,23 @@ export function loadedBody(parsed: ParsedSkill): string {
   return cleanText(parsed.body ?? '').text.trim();
 }
 
+/**
+ * How the values of metadata are kept. A registry keeps recurring values (a licence, a tool
+ * list, metadata keys and values) once, and equal metadata maps once; by default each value is
+ * a copy of its own, detached from the text it was read from, and the map is frozen.
+ */
+export interface MetadataKeeping {
+  /** The kept form of a value that may recur across skills (name and description never do). */
+  readonly share?: (value: string) => string;
+  /** The kept form of a metadata map built of shared values (a null-prototype object). */
+  readonly shareMap?: (map: Record<string, string>) => Readonly<Record<string, string>>;
+}
+
 /** Builds the normalised metadata of a parsed skill, or undefined when name or description is unusable. */
-export function toSkillMetadata(parsed: ParsedSkill): SkillMetadata | undefined {
+export function toSkillMetadata(
+  parsed: ParsedSkill,
+  keeping: MetadataKeeping = {},
+): SkillMetadata | undefined {
   const frontmatter = parsed.frontmatter;
   if (frontmatter === undefined) return undefined;
   const { name, description, license, compatibility } = frontmatter;
@@ -56,18 +71,18 @@ export function toSkillMetadata(parsed: ParsedSkill): SkillMetadata | undefined 
   // or hidden characters; strict validation still reports them as written.
   const trimmedDescription = pythonStrip(cleanText(description).text);
   if (normalisedName === '' || trimmedDescription === '') return undefined;
+  const share = keeping.share ?? detachString;
   const allowedTools = allowedToolsString(parsed);
-  const metadata = metadataStrings(parsed);
-  for (const key of Object.keys(metadata)) metadata[key] = cleanText(metadata[key] as string).text;
+  const metadata = metadataStrings(parsed, share, (value) => share(cleanText(value).text));
   return {
     name: detachString(normalisedName),
     description: detachString(trimmedDescription),
-    ...(typeof license === 'string' ? { license: detachString(cleanText(license).text) } : {}),
+    ...(typeof license === 'string' ? { license: share(cleanText(license).text) } : {}),
     ...(typeof compatibility === 'string'
-      ? { compatibility: detachString(cleanText(compatibility).text) }
+      ? { compatibility: share(cleanText(compatibility).text) }
       : {}),
-    ...(allowedTools === undefined ? {} : { allowedTools: detachString(allowedTools) }),
-    metadata: Object.freeze(metadata),
+    ...(allowedTools === undefined ? {} : { allowedTools: share(allowedTools) }),
+    metadata: keeping.shareMap === undefined ? Object.freeze(metadata) : keeping.shareMap(metadata),
   };
 }
 

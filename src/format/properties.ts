@@ -16,13 +16,21 @@ export interface SkillProperties {
   readonly metadata?: Readonly<Record<string, string>>;
 }
 
-/** Text entries of the metadata mapping (non-text values are left out). */
-export function metadataStrings(parsed: ParsedSkill): Record<string, string> {
+/**
+ * Text entries of the metadata mapping (non-text values are left out), on a null prototype;
+ * keys and values as `keepKey` and `keepValue` keep them (by default, detached copies).
+ */
+export function metadataStrings(
+  parsed: ParsedSkill,
+  keepKey: (key: string) => string = detachString,
+  keepValue: (value: string) => string = detachString,
+): Record<string, string> {
   const result: Record<string, string> = Object.create(null);
   const metadata = parsed.frontmatter?.metadata;
   if (!isFrontmatterMap(metadata)) return result;
-  for (const [key, value] of Object.entries(metadata)) {
-    if (typeof value === 'string') result[detachString(key)] = detachString(value);
+  for (const key of Object.keys(metadata)) {
+    const value = metadata[key];
+    if (typeof value === 'string') result[keepKey(key)] = keepValue(value);
   }
   return result;
 }

@@ -90,7 +90,7 @@ export function readSkillRecord(
     metadata:
       parsed === undefined || !reading.valid
         ? undefined
-        : context.strings.compactMetadata(toSkillMetadata(parsed)),
+        : toSkillMetadata(parsed, context.strings.keeping),
     diagnostics: reading.diagnostics.length === 0 ? noDiagnostics : reading.diagnostics,
   };
 }

@@ -280,7 +280,7 @@ function sharedFrom(
     if (flat.length % 2 !== 0) fail();
     const map: Record<string, string> = Object.create(null);
     for (let at = 0; at < flat.length; at += 2) map[shared(flat[at])] = shared(flat[at + 1]);
-    return strings.compactMap(map);
+    return strings.shareMap(map);
   });
   return {
     text: shared,

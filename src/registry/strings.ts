@@ -1,4 +1,5 @@
-import type { SkillMetadata } from '../format/load.js';
+import type { MetadataKeeping } from '../format/load.js';
+import { detachString } from '../format/unicode.js';
 import { fnv1aOf } from './hash.js';
 
 const MAX_INTERNED = 20_000;
@@ -60,24 +61,30 @@ export class StringTable {
     return value;
   }
 
-  /** Metadata with its recurring strings kept once, and equal metadata maps shared. */
-  compactMetadata(metadata: SkillMetadata | undefined): SkillMetadata | undefined {
-    if (metadata === undefined) return undefined;
-    return this.compactFields(
-      metadata.name,
-      metadata.description,
-      metadata.license,
-      metadata.compatibility,
-      metadata.allowedTools,
-      metadata.metadata,
-    );
+  /**
+   * A recurring value as the table keeps it: the kept copy of an equal one, else a copy detached
+   * from the text it was cut from, kept from now on. No copy is made of a value already known.
+   */
+  share(value: string): string {
+    if (value.length > MAX_INTERNED_LENGTH) return detachString(value);
+    const known = this.#strings.get(value);
+    if (known !== undefined) return known;
+    const copy = detachString(value);
+    if (this.#strings.size < MAX_INTERNED) this.#strings.set(copy, copy);
+    return copy;
   }
 
+  /** How `toSkillMetadata` keeps what it reads in this table: `share`, then `shareMap`. */
+  readonly keeping: MetadataKeeping = {
+    share: (value) => this.share(value),
+    shareMap: (map) => this.shareMap(map),
+  };
+
   /**
-   * A metadata map with its strings kept once; equal maps (same keys and values, in order) are
-   * one frozen object.
+   * A map of kept strings (on a null prototype) shared: an equal map kept before, else this one,
+   * frozen and kept.
    */
-  compactMap(map: Readonly<Record<string, string>>): Readonly<Record<string, string>> {
+  shareMap(map: Record<string, string>): Readonly<Record<string, string>> {
     const keys = Object.keys(map);
     if (keys.length === 0) return noMetadata;
     // Skills of one collection often carry the same metadata: equal maps are kept once, found by
@@ -92,9 +99,7 @@ export class StringTable {
       for (const candidate of Array.isArray(known) ? known : [known])
         if (sameMap(candidate, keys, map)) return candidate;
     }
-    const compact: Record<string, string> = Object.create(null);
-    for (const key of keys) compact[this.intern(key)] = this.intern(map[key] as string);
-    const entries = Object.freeze(compact);
+    const entries = Object.freeze(map);
     if (shareable && this.#mapCount < MAX_INTERNED) {
       this.#mapCount += 1;
       if (known === undefined) this.#maps.set(hash, entries);
@@ -102,25 +107,5 @@ export class StringTable {
       else this.#maps.set(hash, [known, entries]);
     }
     return entries;
-  }
-
-  /** `compactMetadata` of the fields themselves (the index cache decodes them so). */
-  compactFields(
-    name: string,
-    description: string,
-    license: string | undefined,
-    compatibility: string | undefined,
-    allowedTools: string | undefined,
-    map: Readonly<Record<string, string>>,
-  ): SkillMetadata {
-    const entries = this.compactMap(map);
-    return {
-      name,
-      description,
-      ...(license === undefined ? {} : { license: this.intern(license) }),
-      ...(compatibility === undefined ? {} : { compatibility: this.intern(compatibility) }),
-      ...(allowedTools === undefined ? {} : { allowedTools: this.intern(allowedTools) }),
-      metadata: entries,
-    };
   }
 }
