@@ -1,0 +1,153 @@
+// `npm run bench:instructions`: the file commands against the I/O floor in instructions, not in
+// time. Each run is a cold process under valgrind's callgrind with V8 on one thread
+// (`node --single-threaded`: the compiler and the collector work on the main thread), so a count
+// repeats within about 0.5% where wall times on a shared machine move by 10-30% between runs.
+// What it cannot see is the kernel's share: the time the floor spends in system calls is not
+// counted, so these ratios are higher than the time ratios of `npm run bench` and are for
+// telling whether a change does less work, not for the targets.
+//
+// Usage: npm run bench:instructions -- [--sizes 10000] [--trees plain,rich] [--cache DIR]
+//        [--floor-io PATH] [--jobs 2]
+// Needs valgrind (Debian: apt-get install valgrind). Trees are the ones `npm run bench` makes.
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { cpus, tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { option } from './common.mjs';
+import { generateTree } from './generate.mjs';
+
+const here = dirname(fileURLToPath(import.meta.url));
+const root = resolve(here, '..');
+const sizes = option('sizes', '10000').split(',').map(Number);
+const trees = option('trees', 'plain,rich').split(',');
+const cache = resolve(option('cache', join(tmpdir(), 'skillhost-bench-cache')));
+const floorIo = resolve(option('floor-io', join(root, '..', 'shared', 'bench', 'floor-io.mjs')));
+const jobs = Math.max(1, Number(option('jobs', String(Math.min(2, cpus().length)))));
+const bin = join(root, 'dist', 'cli', 'bin.js');
+
+if (spawnSync('valgrind', ['--version'], { stdio: 'ignore' }).status !== 0) {
+  console.error(
+    'bench:instructions needs valgrind (Debian: apt-get install valgrind); nothing run',
+  );
+  process.exit(2);
+}
+if (!existsSync(floorIo)) throw new Error(`no I/O floor at ${floorIo} (give --floor-io PATH)`);
+
+const scratch = mkdtempSync(join(tmpdir(), 'skillhost-instructions-'));
+const env = { ...process.env, SKILLHOST_HOME: join(scratch, 'home'), NO_COLOR: '1' };
+
+/**
+ * The instructions a cold `node ARGV...` executes, in millions; with `oneThread`, V8's compiler
+ * and collector work on the main thread, which makes a long run's count repeat (callgrind counts
+ * every thread, but what a background compiler finishes in time changes from run to run). A
+ * start-up is counted as it runs: one thread does nearly all of it, and the flag alone would
+ * add tens of millions.
+ */
+function instructions(argv, oneThread = true) {
+  return new Promise((done, fail) => {
+    const child = spawn(
+      'valgrind',
+      [
+        '--tool=callgrind',
+        '--callgrind-out-file=/dev/null',
+        // V8 writes the code it compiles into memory it then runs.
+        '--smc-check=all-non-file',
+        process.execPath,
+        ...(oneThread ? ['--single-threaded'] : []),
+        ...argv,
+      ],
+      { env, stdio: ['ignore', 'ignore', 'pipe'] },
+    );
+    let stderr = '';
+    child.stderr.on('data', (data) => {
+      stderr += data;
+    });
+    child.on('error', fail);
+    child.on('close', (code) => {
+      const collected = /Collected : (\d+)/.exec(stderr);
+      if (code !== 0 || collected === null) {
+        fail(new Error(`${argv.join(' ')} exited ${code}: ${stderr.slice(-2000)}`));
+        return;
+      }
+      done(Number(collected[1]) / 1e6);
+    });
+  });
+}
+
+/** Runs the measures `jobs` at a time; gives their counts in order. */
+async function measureAll(measures, oneThread = true) {
+  const counts = new Array(measures.length);
+  let next = 0;
+  const worker = async () => {
+    while (next < measures.length) {
+      const index = next;
+      next += 1;
+      counts[index] = await instructions(measures[index][1], oneThread);
+    }
+  };
+  await Promise.all(Array.from({ length: jobs }, worker));
+  return counts;
+}
+
+const millions = (value) => Math.round(value).toLocaleString('en-US');
+const ratio = (value, floor) => `${(value / floor).toFixed(2)}×`;
+
+console.log(
+  `skillhost in instructions (node ${process.version} --single-threaded under callgrind, ${jobs} at a time; the kernel's share is not counted)`,
+);
+try {
+  for (const kind of trees) {
+    console.log('');
+    console.log(`### ${kind} tree`);
+    console.log('');
+    console.log('| skills | measure | M instructions | floor-io M | ratio |');
+    console.log('| ---: | --- | ---: | ---: | ---: |');
+    for (const size of sizes) {
+      const tree = generateTree(cache, size, kind);
+      const sources = ['--no-default-sources', '--skills', tree];
+      const cacheDir = join(scratch, `index-${kind}-${size}`);
+      // The warm list reads the index this run writes.
+      spawnSync(process.execPath, [bin, 'list', '--json', ...sources, '--cache-dir', cacheDir], {
+        env,
+        stdio: 'ignore',
+      });
+      const measures = [
+        ['floor-io', [floorIo, tree]],
+        ['validate --json', [bin, 'validate', '--json', tree]],
+        ['to-prompt', [bin, 'to-prompt', tree]],
+        ['list (cold, no index)', [bin, 'list', '--json', ...sources, '--no-cache']],
+        ['list (warm index)', [bin, 'list', '--json', ...sources, '--cache-dir', cacheDir]],
+        ['catalog (cold)', [bin, 'catalog', ...sources, '--no-cache']],
+      ];
+      const counts = await measureAll(measures);
+      const floor = counts[0];
+      measures.slice(1).forEach(([label], index) => {
+        const count = counts[index + 1];
+        console.log(
+          `| ${size.toLocaleString('en-US')} | ${label} | ${millions(count)} | ${millions(floor)} | ${ratio(count, floor)} |`,
+        );
+      });
+    }
+  }
+
+  const one = generateTree(cache, 1, 'plain');
+  const startups = [
+    ['node -e 0', ['-e', '0']],
+    ['skillhost --version', [bin, '--version']],
+    ['skillhost validate (1 skill)', [bin, 'validate', one]],
+  ];
+  const counts = await measureAll(startups, false);
+  console.log('');
+  console.log('### Start-up (V8 as it runs by default)');
+  console.log('');
+  console.log('| command | M instructions | over `node -e 0` M |');
+  console.log('| --- | ---: | ---: |');
+  startups.forEach(([label], index) => {
+    console.log(
+      `| ${label} | ${millions(counts[index])} | ${millions(counts[index] - counts[0])} |`,
+    );
+  });
+} finally {
+  rmSync(scratch, { recursive: true, force: true });
+}
