@@ -162,6 +162,13 @@ function sameWord(text: string, a: number, aEnd: number, b: number, bEnd: number
 let wordStarts = new Int32Array(256);
 let wordEnds = new Int32Array(256);
 let wordHashes = new Int32Array(256);
+/**
+ * Terms counted by their hash's slot while the words are found. Words that share a slot add to
+ * one count, so the highest count is at least the top term's: when even it falls short of the
+ * thresholds (nearly always), no term reaches them and the exact passes are not needed.
+ */
+const SLOTS = 256;
+const slotCounts = new Int32Array(SLOTS);
 
 /**
  * `findKeywordStuffing` of an ASCII description, on the words' offsets: the same terms as
@@ -177,6 +184,8 @@ function asciiKeywordStuffing(description: string): KeywordStuffing | undefined 
   const starts = wordStarts;
   const ends = wordEnds;
   const hashes = wordHashes;
+  slotCounts.fill(0);
+  let highest = 0;
   let terms = 0;
   let start = -1;
   let hash = 0;
@@ -197,11 +206,20 @@ function asciiKeywordStuffing(description: string): KeywordStuffing | undefined 
         ends[terms] = index;
         hashes[terms] = hash;
         terms += 1;
+        const slot = (hash ^ (hash >>> 8)) & (SLOTS - 1);
+        const counted = (slotCounts[slot] as number) + 1;
+        slotCounts[slot] = counted;
+        if (counted > highest) highest = counted;
       }
       start = -1;
     }
   }
-  if (terms < STUFFING_MIN_REPEATS) return undefined;
+  if (
+    terms < STUFFING_MIN_REPEATS ||
+    highest < STUFFING_MIN_REPEATS ||
+    highest / terms < STUFFING_MIN_SHARE
+  )
+    return undefined;
   const same = (term: number, candidate: number) =>
     candidate !== -1 &&
     hashes[term] === hashes[candidate] &&
