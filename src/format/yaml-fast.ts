@@ -29,6 +29,15 @@ const unsafeCharacter =
   /[\u0000-\u0009\u000b\u000c\u000e-\u001f\u007f-\u009f\u2028\u2029\ufeff\ufffe\uffff]|\r(?!\n)|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
 
 /**
+ * Every character `unsafeCharacter` can match at, in one class (a carriage return and every
+ * surrogate included): one quick scan finds nearly every frontmatter clean, which the
+ * alternatives above scan at about half the speed.
+ */
+const suspectCharacter =
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: finding control characters is the point
+  /[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u2028\u2029\ud800-\udfff\ufeff\ufffe\uffff]/;
+
+/**
  * Mappings are built on plain objects whose prototype is removed once they are complete: stores
  * into an `Object.create(null)` object by computed key keep resetting V8's inline caches, so the
  * scanner was never optimised. The one key a plain object treats specially is left to the library.
@@ -264,7 +273,7 @@ function scanNestedMap(source: string, start: number): NestedMap | undefined {
 
 /** Parses the plain subset of frontmatter, or returns undefined to defer to the YAML library. */
 export function parseYamlFast(source: string): YamlResult | undefined {
-  if (unsafeCharacter.test(source)) return undefined;
+  if (suspectCharacter.test(source) && unsafeCharacter.test(source)) return undefined;
   const data: Record<string, FrontmatterValue> = {};
   const locations = new Map<string, FieldLocation>();
   let position = 0;

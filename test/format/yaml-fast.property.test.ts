@@ -311,4 +311,26 @@ describe('fast frontmatter scanner', () => {
       expect(parseYamlFast(source), JSON.stringify(source)).toBeUndefined();
     }
   });
+
+  it('declines every character it leaves to the library, and reads a pair and CRLF', () => {
+    const declined = [
+      ...Array.from({ length: 0x20 }, (_, code) => code).filter((code) => code !== 0x0a),
+      ...Array.from({ length: 0x21 }, (_, offset) => 0x7f + offset),
+      0x2028,
+      0x2029,
+      0xfeff,
+      0xfffe,
+      0xffff,
+      0xd83d,
+      0xde00,
+    ].map((code) => String.fromCharCode(code));
+    for (const character of [...declined, '\ude00\ud83d']) {
+      const source = `a: x${character}y\n`;
+      expect(parseYamlFast(source), JSON.stringify(source)).toBeUndefined();
+    }
+    expect(parseYamlFast('a: x\ud83d\ude00y\r\nb: c\r\n')?.data).toEqual({
+      a: 'x\ud83d\ude00y',
+      b: 'c',
+    });
+  });
 });
