@@ -2,10 +2,11 @@
 // The executable: real streams and the real world, then the CLI function. Every module is
 // imported when this file runs, not before, so that `--version` loads nothing else, and the
 // module compile cache (Node 22.1 and later) is on before the first of them is compiled.
-import { enableCompileCache } from './host/start.js';
+import { enableCompileCache, stopOnBrokenPipe } from './host/start.js';
 
 const argv = process.argv.slice(2);
 enableCompileCache();
+stopOnBrokenPipe(process.stdout);
 
 if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-V')) {
   const { VERSION } = await import('./version.js');
@@ -16,6 +17,7 @@ if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-V')) {
   );
   const { cli } = await import('./index.js');
   prepareCliProcess(argv);
+  stopOnBrokenPipe(process.stderr);
   const io = { stdout: process.stdout, stderr: process.stderr, stdin: createTerminalInput() };
   process.exitCode = await cli(argv, io, createNodeCliDeps());
 

@@ -1,7 +1,10 @@
+import { spawn } from 'node:child_process';
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { fewSkills } from '../../src/cli/host/deps.js';
+import { BROKEN_PIPE_EXIT, stopOnBrokenPipe } from '../../src/cli/host/start.js';
+import { bin } from '../helpers/built.js';
 import { tempDir, writeSkill } from '../helpers/temp.js';
 
 describe("what a command's start-up loads", () => {
@@ -36,5 +39,44 @@ describe("what a command's start-up loads", () => {
       expect(code.includes('\n/**\n*'), name).toBe(false);
     }
     expect(widened).toEqual([]);
+  });
+
+  it('stops quietly with 141 when the reader of its output has gone', async () => {
+    const root = tempDir();
+    for (let index = 0; index < 40; index += 1) writeSkill(root, `skill-${index}`);
+    const child = spawn(process.execPath, [bin, 'validate', '--json', root], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: { PATH: process.env.PATH ?? '/usr/bin:/bin', SKILLHOST_HOME: join(root, '.home') },
+    });
+    // The reader leaves before the command writes a byte: its first write breaks the pipe.
+    child.stdout.destroy();
+    let stderr = '';
+    child.stderr.on('data', (chunk: Buffer) => {
+      stderr += chunk.toString();
+    });
+    const code = await new Promise<number | null>((done) => child.on('close', done));
+    expect(stderr).toBe('');
+    expect(code).toBe(BROKEN_PIPE_EXIT);
+  });
+
+  it('throws any other error of a standard stream', () => {
+    let listener: ((error: NodeJS.ErrnoException) => void) | undefined;
+    const exits: number[] = [];
+    stopOnBrokenPipe(
+      {
+        on: (_event, given) => {
+          listener = given;
+        },
+      },
+      (code) => {
+        exits.push(code);
+        throw new Error('exited');
+      },
+    );
+    const failure = Object.assign(new Error('no space'), { code: 'ENOSPC' });
+    expect(() => listener?.(failure)).toThrow(failure);
+    expect(exits).toEqual([]);
+    expect(() => listener?.(Object.assign(new Error('gone'), { code: 'EPIPE' }))).toThrow('exited');
+    expect(exits).toEqual([141]);
   });
 });
