@@ -127,7 +127,7 @@ describe('a tree checked on two threads', () => {
     expect(typeof program.runWalkWorker).toBe('function');
     const starting = readdirSync(chunks).filter((name) =>
       readFileSync(join(chunks, name), 'utf8').includes(
-        'new URL("./walk-worker.js", import.meta.url)',
+        'new URL("./walk-worker.js", require("url").pathToFileURL(__filename).href)',
       ),
     );
     expect(starting).toHaveLength(1);

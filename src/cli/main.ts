@@ -1,0 +1,28 @@
+import { stopOnBrokenPipe } from './host/start.js';
+
+/**
+ * The command line with the real streams and the real world: runs the command `argv` names and
+ * sets the exit code. The bin (bin.ts) calls it once the compile cache is on.
+ */
+export async function main(argv: readonly string[]): Promise<void> {
+  if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-V')) {
+    const { VERSION } = await import('./version.js');
+    process.stdout.write(`skillhost ${VERSION}\n`);
+    return;
+  }
+  const { createNodeCliDeps, createTerminalInput, prepareCliProcess } = await import(
+    './host/deps.js'
+  );
+  const { cli } = await import('./index.js');
+  prepareCliProcess(argv);
+  stopOnBrokenPipe(process.stderr);
+  const io = { stdout: process.stdout, stderr: process.stderr, stdin: createTerminalInput() };
+  process.exitCode = await cli(argv, io, createNodeCliDeps());
+
+  // The MCP server has closed its transport and ended its audit session by now. It exits at
+  // once, with its signal handlers still in place: the environment's teardown would first set
+  // SIGINT and SIGTERM back to their default action, and a client's second signal landing then
+  // would kill it (130, 143); nor may a handle a client left half-open keep it running. Its
+  // standard streams are pipes or files, written synchronously: nothing is lost.
+  if (argv[0] === 'mcp') process.exit();
+}
