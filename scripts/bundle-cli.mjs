@@ -86,7 +86,8 @@ for (const chunk of output)
   for (const specifier of chunk.type === 'chunk'
     ? [...chunk.imports, ...chunk.dynamicImports]
     : []) {
-    if (specifier === 'bin.js') continue;
+    // The bin runs the command line: a chunk that required it would run it again.
+    if (specifier === 'bin.js') throw new Error(`bundle-cli: ${chunk.fileName} requires the bin`);
     const parts = specifier.split('/');
     const name = specifier.startsWith('@') ? parts.slice(0, 2).join('/') : parts[0];
     if (

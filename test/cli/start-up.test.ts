@@ -41,6 +41,21 @@ describe("what a command's start-up loads", () => {
     expect(widened).toEqual([]);
   });
 
+  it('is CommonJS, whose chunks never require the bin (that would run the command line again)', () => {
+    const cli = join(import.meta.dirname, '..', '..', 'dist', 'cli');
+    expect(JSON.parse(readFileSync(join(cli, 'package.json'), 'utf8'))).toEqual({
+      type: 'commonjs',
+    });
+    const bin = readFileSync(join(cli, 'bin.js'), 'utf8');
+    expect(bin).toContain('require("./chunks/main.js")');
+    expect(bin).not.toMatch(/\bimport\s*\(/);
+    const chunks = join(cli, 'chunks');
+    const requiring = readdirSync(chunks).filter((name) =>
+      /require\("\.\.\/bin\.js"\)/.test(readFileSync(join(chunks, name), 'utf8')),
+    );
+    expect(requiring).toEqual([]);
+  });
+
   it('stops quietly with 141 when the reader of its output has gone', async () => {
     const root = tempDir();
     for (let index = 0; index < 40; index += 1) writeSkill(root, `skill-${index}`);
