@@ -90,38 +90,41 @@ for (const kind of only.has('scale') ? trees : []) {
 // Start-up: the cost of a command over a bare `node -e 0`, many short runs.
 if (only.has('start')) {
   const one = generateTree(cache, 1, 'plain');
-  const startRounds = rounds * 4;
+  const startRounds = rounds * 12;
   const time = (argv) => {
-    const samples = [];
-    for (let round = 0; round <= startRounds; round += 1) {
-      const started = performance.now();
-      const result = spawnSync(process.execPath, argv, {
-        env: { ...process.env, SKILLHOST_HOME: home },
-        stdio: 'ignore',
-      });
-      if (result.status !== 0) throw new Error(`${argv.join(' ')} exited ${result.status}`);
-      if (round > 0) samples.push(performance.now() - started);
-    }
-    return median(samples);
+    const started = performance.now();
+    const result = spawnSync(process.execPath, argv, {
+      env: { ...process.env, SKILLHOST_HOME: home },
+      stdio: 'ignore',
+    });
+    if (result.status !== 0) throw new Error(`${argv.join(' ')} exited ${result.status}`);
+    return performance.now() - started;
   };
   const startups = [
     ['node -e 0', ['-e', '0']],
     ['skillhost --version', [bin, '--version']],
     ['skillhost validate (1 skill)', [bin, 'validate', one]],
   ];
+  // Round robin, one run of each command a round (the first round warms up): a machine that
+  // slows down or speeds up meanwhile moves every command alike, and the cost over `node -e 0`
+  // is the median of each round's difference.
   const times = new Map(startups.map(([label]) => [label, []]));
-  for (let pass = 0; pass < 3; pass += 1) {
-    for (const [label, argv] of startups) times.get(label).push(time(argv));
+  for (let round = 0; round <= startRounds; round += 1) {
+    for (const [label, argv] of startups) {
+      const took = time(argv);
+      if (round > 0) times.get(label).push(took);
+    }
   }
-  const bare = median(times.get('node -e 0'));
+  const bare = times.get('node -e 0');
   console.log('');
-  console.log(`### Start-up (median of 3 passes of ${startRounds} runs)`);
+  console.log(`### Start-up (medians of ${startRounds} rounds, the commands taking turns)`);
   console.log('');
   console.log('| command | ms | over `node -e 0` ms |');
   console.log('| --- | ---: | ---: |');
   for (const [label] of startups) {
-    const value = median(times.get(label));
-    console.log(`| ${label} | ${value.toFixed(1)} | ${(value - bare).toFixed(1)} |`);
+    const own = times.get(label);
+    const over = median(own.map((value, round) => value - bare[round]));
+    console.log(`| ${label} | ${median(own).toFixed(1)} | ${over.toFixed(1)} |`);
   }
 }
 
