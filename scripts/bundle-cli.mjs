@@ -68,6 +68,8 @@ rmSync(chunks, { recursive: true, force: true });
 const { output } = await bundle.write({
   dir: cli,
   format: 'cjs',
+  // The sources are ES modules, which are strict: so is every chunk.
+  strict: true,
   entryFileNames: '[name].js',
   // `.cjs`: Node knows the format from the name, without looking up a package.json per chunk.
   chunkFileNames: 'chunks/[name]-[hash].cjs',
