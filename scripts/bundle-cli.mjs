@@ -45,6 +45,32 @@ function lazySdkValidator() {
   };
 }
 
+// A chunk that the command line's own loader compiles with a code cache (Node 20: see
+// src/cli/host/code-cache.ts) cannot call `import()`: a `vm.Script` has no loader for it. Each
+// `import("package")` left (the bundle's own imports are `require`s) calls the loader's
+// `__skillhostImport`, a parameter of the chunk's wrapper; a chunk that Node loads itself (Node 22,
+// the tree helper's thread) has no such parameter and imports as before.
+const PACKAGE_IMPORT = /\bimport\((["'])([^"'\\\s]+)\1\)/g;
+const IMPORTER = '__skillhostImport';
+
+function importsThroughLoader() {
+  return {
+    name: 'imports-through-loader',
+    renderChunk(code, chunk) {
+      if (!chunk.fileName.startsWith('chunks/')) return null;
+      let found = false;
+      const replaced = code.replace(PACKAGE_IMPORT, (_, quote, specifier) => {
+        found = true;
+        return `${IMPORTER}(${quote}${specifier}${quote})`;
+      });
+      if (!found) return null;
+      const fallback = `var ${IMPORTER} = typeof ${IMPORTER} === "function" ? ${IMPORTER} : (specifier) => import(specifier);\n`;
+      const directive = /^(?:#![^\n]*\n)?(?:\s*"use strict";\n)?/.exec(replaced)[0];
+      return `${directive}${fallback}${replaced.slice(directive.length)}`;
+    },
+  };
+}
+
 const bundle = await rolldown({
   // The helper thread's program of a tree check (src/node/walk-helper.ts) is imported by URL
   // from the chunk next to it: an entry of its own, at dist/cli/chunks/walk-worker.js.
@@ -55,7 +81,7 @@ const bundle = await rolldown({
   },
   preserveEntrySignatures: 'exports-only',
   platform: 'node',
-  plugins: [lazySdkValidator()],
+  plugins: [lazySdkValidator(), importsThroughLoader()],
   // Node 20.19 runs every syntax tsc emits: nothing is rewritten, and no helper package is imported
   // (a tagged template holding `</script` would be rewritten with one: src/cli/ui/html.ts has none).
   transform: { target: 'esnext' },

@@ -1,10 +1,25 @@
 #!/usr/bin/env node
-// The executable: turns on the module compile cache (Node 22.1 and later) before any other module
-// is compiled, then loads the command line (main.ts). The built bin is a CommonJS script
-// (scripts/bundle-cli.mjs): no top-level await here.
-import { enableCompileCache, stopOnBrokenPipe } from './host/start.js';
+// The executable: keeps compiled code for the next start (Node's compile cache from 22.1, the
+// command line's own before: host/code-cache.ts) and sets V8 up for the command, both before any
+// other module is compiled, then runs the command line (main.ts). The built bin is a CommonJS
+// script (scripts/bundle-cli.mjs): no top-level await here.
+import { codeCacheFolder, requireWithCodeCache } from './host/code-cache.js';
+import { enableCompileCache, prepareCliProcess, stopOnBrokenPipe } from './host/start.js';
 
-enableCompileCache();
+type CommandLine = typeof import('./main.js');
+
+const argv = process.argv.slice(2);
+const nodeCaches = enableCompileCache();
 stopOnBrokenPipe(process.stdout);
+const tuned = prepareCliProcess(argv);
+const commandLine: Promise<CommandLine> = nodeCaches
+  ? import('./main.js')
+  : Promise.resolve(
+      requireWithCodeCache(
+        new URL('./chunks/main.js', import.meta.url),
+        codeCacheFolder(process.env, tuned ? ['--semi-space-growth-factor=1'] : []),
+        (specifier) => import(specifier),
+      ) as CommandLine,
+    );
 // A rejection that escapes is a fault of skillhost's own: Node prints it and exits 1.
-void import('./main.js').then(({ main }) => main(process.argv.slice(2)));
+void commandLine.then(({ main }) => main(argv));

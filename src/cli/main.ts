@@ -2,7 +2,7 @@ import { stopOnBrokenPipe } from './host/start.js';
 
 /**
  * The command line with the real streams and the real world: runs the command `argv` names and
- * sets the exit code. The bin (bin.ts) calls it once the compile cache is on.
+ * sets the exit code. The bin (bin.ts) calls it once the code cache and V8's settings are set.
  */
 export async function main(argv: readonly string[]): Promise<void> {
   if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-V')) {
@@ -10,11 +10,8 @@ export async function main(argv: readonly string[]): Promise<void> {
     process.stdout.write(`skillhost ${VERSION}\n`);
     return;
   }
-  const { createNodeCliDeps, createTerminalInput, prepareCliProcess } = await import(
-    './host/deps.js'
-  );
+  const { createNodeCliDeps, createTerminalInput } = await import('./host/deps.js');
   const { cli } = await import('./index.js');
-  prepareCliProcess(argv);
   stopOnBrokenPipe(process.stderr);
   const io = { stdout: process.stdout, stderr: process.stderr, stdin: createTerminalInput() };
   process.exitCode = await cli(argv, io, createNodeCliDeps());

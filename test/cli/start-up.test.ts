@@ -2,8 +2,7 @@ import { spawn } from 'node:child_process';
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { fewSkills } from '../../src/cli/host/deps.js';
-import { BROKEN_PIPE_EXIT, stopOnBrokenPipe } from '../../src/cli/host/start.js';
+import { BROKEN_PIPE_EXIT, fewSkills, stopOnBrokenPipe } from '../../src/cli/host/start.js';
 import { bin } from '../helpers/built.js';
 import { tempDir, writeSkill } from '../helpers/temp.js';
 
@@ -48,12 +47,26 @@ describe("what a command's start-up loads", () => {
     });
     const bin = readFileSync(join(cli, 'bin.js'), 'utf8');
     expect(bin).toContain('require("./chunks/main.js")');
-    expect(bin).not.toMatch(/\bimport\s*\(/);
+    // Its one import(): what the chunks call for a package when its own loader compiles them.
+    expect(bin.match(/\bimport\s*\(/g)).toHaveLength(1);
+    expect(bin).toContain('(specifier) => import(specifier)');
     const chunks = join(cli, 'chunks');
-    const requiring = readdirSync(chunks).filter((name) =>
-      /require\("\.\.\/bin\.js"\)/.test(readFileSync(join(chunks, name), 'utf8')),
-    );
+    const requiring: string[] = [];
+    const importing: string[] = [];
+    for (const name of readdirSync(chunks)) {
+      const code = readFileSync(join(chunks, name), 'utf8');
+      if (/require\("\.\.\/bin\.js"\)/.test(code)) requiring.push(name);
+      expect(code.startsWith('"use strict";\n'), name).toBe(true);
+      if (!code.includes('__skillhostImport(')) continue;
+      importing.push(name);
+      // Packages are imported through the loader's function, or Node's import() as a fallback.
+      expect(code.split('\n')[1]).toBe(
+        'var __skillhostImport = typeof __skillhostImport === "function" ? __skillhostImport : (specifier) => import(specifier);',
+      );
+      expect(code.match(/\bimport\(/g)).toHaveLength(1);
+    }
     expect(requiring).toEqual([]);
+    expect(importing.length).toBeGreaterThan(3);
   });
 
   it('stops quietly with 141 when the reader of its output has gone', async () => {

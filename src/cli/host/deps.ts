@@ -1,7 +1,7 @@
-import { existsSync, unlinkSync } from 'node:fs';
+import { unlinkSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { homedir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { resolve } from 'node:path';
 // The node modules one by one, not the node entry: --help and --version load no library code.
 import { openJsonlAuditSink, readAuditLogFile } from '../../node/audit-sink.js';
 import { createDirectoryCacheStore } from '../../node/cache-store.js';
@@ -14,35 +14,6 @@ import type * as WorkspaceFilesModule from '../../node/workspace-files.js';
 import type { CliDeps } from '../io.js';
 import { readUserConfig, writeUserConfig } from './config.js';
 import { openUrl, readTextFile, selfCommand, writeTextFile } from './files.js';
-
-/**
- * Tunes this process for a short command over possibly many files: V8's young generation is
- * kept from growing. A command that keeps ten thousand skills would otherwise let it grow to
- * 32 MB, which is most of its peak memory; kept small, the peak stays near the I/O floor's.
- * Only the CLI calls this: a library never changes its host's V8 settings. A long-running server
- * (`skillhost mcp`) is left alone: there, a grown young generation saves time on every call.
- */
-export function prepareCliProcess(argv: readonly string[] = []): void {
-  if (argv[0] === 'mcp' || fewSkills(argv)) return;
-  // Loaded here, not with this module: a command given a few skills does without it.
-  process.getBuiltinModule('node:v8').setFlagsFromString('--semi-space-growth-factor=1');
-}
-
-/**
- * Whether `validate` or `to-prompt` is given skill directories and nothing else: a job of a
- * few skills, which keeps no young generation busy (and starts a few milliseconds sooner
- * without loading V8's settings). Anything else (a folder of skills, a file, an option's
- * value) counts as a large job.
- */
-export function fewSkills(argv: readonly string[]): boolean {
-  if (argv[0] !== 'validate' && argv[0] !== 'to-prompt') return false;
-  const paths = argv.slice(1).filter((argument) => !argument.startsWith('-'));
-  return (
-    paths.length > 0 &&
-    paths.length <= 16 &&
-    paths.every((path) => existsSync(join(path, 'SKILL.md')) || existsSync(join(path, 'skill.md')))
-  );
-}
 
 /**
  * A module of the node entry, loaded on first use, synchronously (Node loads an ES module with
