@@ -17,7 +17,7 @@ const commandLine: Promise<CommandLine> = nodeCaches
   : Promise.resolve(
       requireWithCodeCache(
         new URL('./chunks/main.js', import.meta.url),
-        codeCacheFolder(process.env, tuned ? ['--semi-space-growth-factor=1'] : []),
+        codeCacheFolder(process.env, tuned),
         (specifier) => import(specifier),
       ) as CommandLine,
     );

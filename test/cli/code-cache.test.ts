@@ -102,26 +102,33 @@ describe("the command line's own code cache (Node before 22.1)", () => {
     expect(() => load(entry, undefined)).toThrow('boom');
   });
 
+  it('takes a chunk that Node has loaded already, rather than loading it a second time', () => {
+    const root = tempDir();
+    const entry = writeChunks(root);
+    // The bin requires its shared chunk through Node before the loader starts.
+    const byNode = module.createRequire(entry)('./other-abc.cjs') as { value: number };
+    byNode.value = 99;
+    expect(load(entry, undefined).exports.answer()).toBe(99);
+  });
+
   it('keeps its code only in a folder of the user alone', () => {
     const root = tempDir();
-    expect(codeCacheFolder({ NODE_DISABLE_COMPILE_CACHE: '1' }, [])).toBeUndefined();
+    expect(codeCacheFolder({ NODE_DISABLE_COMPILE_CACHE: '1' }, false)).toBeUndefined();
     const base = join(root, 'node-cache');
-    const folder = codeCacheFolder({ NODE_COMPILE_CACHE: base }, []);
+    const folder = codeCacheFolder({ NODE_COMPILE_CACHE: base }, false);
     expect(folder?.startsWith(join(base, 'skillhost', process.version))).toBe(true);
     // Other V8 settings, another folder: V8 refuses a cache made under other settings.
-    expect(
-      codeCacheFolder({ NODE_COMPILE_CACHE: base }, ['--semi-space-growth-factor=1']),
-    ).not.toBe(folder);
+    expect(codeCacheFolder({ NODE_COMPILE_CACHE: base }, true)).not.toBe(folder);
     // Writable by others, or a link: not used.
     const open = join(root, 'open');
     mkdirSync(join(open, 'skillhost'), { recursive: true });
     chmodSync(join(open, 'skillhost'), 0o777);
-    expect(codeCacheFolder({ NODE_COMPILE_CACHE: open }, [])).toBeUndefined();
+    expect(codeCacheFolder({ NODE_COMPILE_CACHE: open }, false)).toBeUndefined();
     const linked = join(root, 'linked');
     mkdirSync(linked);
     mkdirSync(join(root, 'elsewhere'), { mode: 0o700 });
     symlinkSync(join(root, 'elsewhere'), join(linked, 'skillhost'));
-    expect(codeCacheFolder({ NODE_COMPILE_CACHE: linked }, [])).toBeUndefined();
+    expect(codeCacheFolder({ NODE_COMPILE_CACHE: linked }, false)).toBeUndefined();
   });
 
   it('makes the built command line start from kept code, and take a broken cache in its stride', () => {

@@ -19,15 +19,6 @@ const WRAPPER_START =
   '(function (exports, require, module, __filename, __dirname, __skillhostImport) {';
 const WRAPPER_END = '\n})';
 
-/** FNV-1a of a text, as eight hex digits. */
-function shortHash(text: string): string {
-  let hash = 0x811c9dc5;
-  for (let index = 0; index < text.length; index += 1) {
-    hash = Math.imul(hash ^ text.charCodeAt(index), 0x01000193);
-  }
-  return (hash >>> 0).toString(16).padStart(8, '0');
-}
-
 /** A folder this user alone owns and can write: not a link, not open to others. */
 function ownFolder(path: string): boolean {
   try {
@@ -46,14 +37,12 @@ function ownFolder(path: string): boolean {
 /**
  * Where compiled code is kept: below `NODE_COMPILE_CACHE` when set, else in a folder of the
  * user's own in the system's temporary folder (as Node keeps its cache), one per Node version,
- * architecture and V8 settings (a cache made under other settings is refused by V8). Undefined
- * when `NODE_DISABLE_COMPILE_CACHE` is set, or when the folder is not the user's alone (V8 trusts
- * what a code cache holds).
+ * architecture and young-generation setting (`prepareCliProcess`: V8 refuses a cache made under
+ * other settings; other flags of a run are rare, and V8's refusal makes the next start write the
+ * code anew). Undefined when `NODE_DISABLE_COMPILE_CACHE` is set, or when the folder is not the
+ * user's alone (V8 trusts what a code cache holds).
  */
-export function codeCacheFolder(
-  env: NodeJS.ProcessEnv,
-  settings: readonly string[],
-): string | undefined {
+export function codeCacheFolder(env: NodeJS.ProcessEnv, tuned: boolean): string | undefined {
   if (env.NODE_DISABLE_COMPILE_CACHE !== undefined && env.NODE_DISABLE_COMPILE_CACHE !== '')
     return undefined;
   const uid = typeof process.getuid === 'function' ? process.getuid() : 0;
@@ -62,11 +51,14 @@ export function codeCacheFolder(
       ? join(resolve(env.NODE_COMPILE_CACHE), 'skillhost')
       : join(tmpdir(), `skillhost-code-cache-${uid}`);
   if (!ownFolder(base)) return undefined;
-  const key = `${process.version}-${process.arch}-${shortHash(
-    [...settings, ...process.execArgv, env.NODE_OPTIONS ?? ''].join('\n'),
-  )}`;
-  const folder = join(base, key);
-  return ownFolder(folder) ? folder : undefined;
+  // Inside a folder only this user can write, nobody else made the one below.
+  const folder = join(base, `${process.version}-${process.arch}-${tuned ? 'tuned' : 'plain'}`);
+  try {
+    mkdirSync(folder, { mode: 0o700 });
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') return undefined;
+  }
+  return folder;
 }
 
 /**
@@ -120,7 +112,8 @@ export function requireWithCodeCache(
       const localRequire = (id: string): unknown => {
         if (id.startsWith('./') || id.startsWith('../')) {
           const target = resolve(directory, id);
-          if (dirname(target) === chunks) return load(target);
+          // A chunk the bin itself required (Node's loader has it) is not loaded twice.
+          if (dirname(target) === chunks) return required.cache[target]?.exports ?? load(target);
         }
         return required(id);
       };
