@@ -123,27 +123,54 @@ export function findKeywordStuffing(description: string): KeywordStuffing | unde
 
 /** Base of the numbers that stand for words of up to five letters and digits (see `shortWord`). */
 const BASE = 37;
+/** The longest stop word. */
+const SHORT = 5;
+
+/** The digit of a-z, A-Z or 0-9 in base `BASE` (never 0, so that "a" and "aa" differ). */
+function shortDigit(code: number): number {
+  return code <= 57 ? code - 47 : (code | 0x20) - 86;
+}
 
 /** The number a word of one to five a-z, 0-9 characters stands for, one to one. */
-function shortWord(text: string, start: number, end: number): number {
+function shortWord(word: string): number {
   let value = 0;
-  for (let index = end - 1; index >= start; index -= 1) {
-    const code = text.charCodeAt(index) | 0x20;
-    value = value * BASE + (code <= 57 ? code - 47 : code - 86);
-  }
+  for (let index = 0; index < word.length; index += 1)
+    value = value * BASE + shortDigit(word.charCodeAt(index));
   return value;
 }
 
-/** The stop words, each as its number (every stop word has five characters or fewer). */
-let stopNumbers: Set<number> | undefined;
+/**
+ * The stop words by their numbers, in an open-addressed table of `STOP_SLOTS` (each slot holds
+ * a number plus one; 0 is empty): a lookup is a multiply and a compare or two, where a `Set`
+ * of numbers costs a call per word (every description is checked).
+ */
+const STOP_SLOTS = 128;
+let stopTable: Int32Array | undefined;
 
-function isStopWord(text: string, start: number, end: number): boolean {
-  if (end - start > 5) return false;
-  if (stopNumbers === undefined) {
-    stopNumbers = new Set();
-    for (const word of stopWords) stopNumbers.add(shortWord(word, 0, word.length));
+function stopSlot(value: number): number {
+  return Math.imul(value, 0x9e3779b1) >>> 25;
+}
+
+function stopWordTable(): Int32Array {
+  const table = new Int32Array(STOP_SLOTS);
+  for (const word of stopWords) {
+    const value = shortWord(word);
+    let slot = stopSlot(value);
+    while (table[slot] !== 0) slot = (slot + 1) & (STOP_SLOTS - 1);
+    table[slot] = value + 1;
   }
-  return stopNumbers.has(shortWord(text, start, end));
+  return table;
+}
+
+/** Whether the word of two to five characters numbered `value` (by `shortWord`) is a stop word. */
+function isShortStopWord(value: number): boolean {
+  stopTable ??= stopWordTable();
+  const table = stopTable;
+  for (let slot = stopSlot(value); ; slot = (slot + 1) & (STOP_SLOTS - 1)) {
+    const held = table[slot] as number;
+    if (held === 0) return false;
+    if (held === value + 1) return true;
+  }
 }
 
 /** Whether two words of an ASCII text are the same, ignoring case. */
@@ -189,6 +216,8 @@ function asciiKeywordStuffing(description: string): KeywordStuffing | undefined 
   let terms = 0;
   let start = -1;
   let hash = 0;
+  // The word's number while it has at most five characters (see `shortWord`).
+  let short = 0;
   for (let index = 0; index <= description.length; index += 1) {
     const code = index < description.length ? description.charCodeAt(index) : 0;
     // Setting the case bit folds A-Z onto a-z and nothing else onto them.
@@ -198,10 +227,13 @@ function asciiKeywordStuffing(description: string): KeywordStuffing | undefined 
       if (start === -1) {
         start = index;
         hash = 0;
+        short = 0;
       }
       hash = (Math.imul(hash, 31) + folded) | 0;
+      if (index - start < SHORT) short = short * BASE + shortDigit(code);
     } else if (start !== -1) {
-      if (index - start > 1 && !isStopWord(description, start, index)) {
+      const length = index - start;
+      if (length > 1 && (length > SHORT || !isShortStopWord(short))) {
         starts[terms] = start;
         ends[terms] = index;
         hashes[terms] = hash;

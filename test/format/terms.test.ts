@@ -107,6 +107,29 @@ describe('findKeywordStuffing: a term at least 4 times and at least 30% of the t
     );
   });
 
+  it('drops a stop word of an ASCII text exactly as tokenize does, in any case', () => {
+    // Every word of two or three letters and digits, and words of four and five: a stop word
+    // repeated is no stuffing at all, any other word repeated is.
+    const characters = 'abcdefghijklmnopqrstuvwxyz0123456789';
+    const words: string[] = [];
+    for (const a of characters) for (const b of characters) words.push(a + b);
+    for (const a of characters)
+      for (const b of characters) for (const c of characters) words.push(a + b + c);
+    const letters = fc.constantFrom(...'aehinorstuwyz9');
+    const longer = fc.array(letters, { minLength: 4, maxLength: 6 }).map((parts) => parts.join(''));
+    const check = (word: string) => {
+      const stop = tokenize(word).length === 0;
+      for (const written of [word, word.toUpperCase()]) {
+        const found = findKeywordStuffing(`${written} ${written} ${written} ${written}`);
+        expect(found === undefined ? 'stop' : found.term, written).toBe(stop ? 'stop' : word);
+      }
+    };
+    for (const word of words) check(word);
+    for (const word of ['that', 'them', 'then', 'there', 'these', 'their', 'using', 'which'])
+      check(word);
+    fc.assert(fc.property(longer, check), { numRuns: 5000 });
+  });
+
   it('is a warning in both modes, never an error', () => {
     for (const mode of ['strict', 'lenient'] as const) {
       const parsed = parseSkill('---\nname: demo\ndescription: pdf pdf pdf pdf pdf\n---\nBody\n', {
