@@ -1,5 +1,6 @@
 import type { Worker } from 'node:worker_threads';
 import type { EntryKind, FileStatus } from '../deps.js';
+import { helperPrelude } from './helper-prelude.js';
 
 /**
  * Status of many paths at once, on both cores: a helper thread takes half of a large batch
@@ -57,7 +58,7 @@ function startHelper(): Worker | undefined {
   try {
     // Loaded here, on the first large batch: a short command never pays for worker_threads.
     const { Worker: HelperThread } = process.getBuiltinModule('node:worker_threads');
-    helper = new HelperThread(workerSource, { eval: true });
+    helper = new HelperThread(helperPrelude() + workerSource, { eval: true });
     helper.unref();
     helper.on('error', () => {
       helperBroken = true;

@@ -7,6 +7,7 @@ import type {
   WalkShare,
 } from '../checks.js';
 import { isNodeFileSystem } from './fs.js';
+import { helperPrelude } from './helper-prelude.js';
 import type { WalkWorkerData } from './walk-worker.js';
 
 /**
@@ -48,7 +49,7 @@ function startShares(job: SharedTreeJob): HelperShares | undefined {
     // dist/cli/chunks/): imported, then run with its data.
     const program = new URL('./walk-worker.js', import.meta.url).href;
     worker = new threads.Worker(
-      `import(${JSON.stringify(program)}).then((m) => m.runWalkWorker(require('node:worker_threads').workerData));`,
+      `${helperPrelude()}import(${JSON.stringify(program)}).then((m) => m.runWalkWorker(require('node:worker_threads').workerData));`,
       { eval: true, workerData: data, transferList: [channel.port2], resourceLimits: LIMITS },
     );
     worker.unref();
