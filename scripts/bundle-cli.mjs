@@ -72,12 +72,14 @@ function importsThroughLoader() {
 }
 
 const bundle = await rolldown({
-  // The helper thread's program of a tree check (src/node/walk-helper.ts) is imported by URL
-  // from the chunk next to it: an entry of its own, at dist/cli/chunks/walk-worker.js.
+  // The programs of the helper threads (a tree check's, src/node/walk-helper.ts; a read ahead's,
+  // src/node/read-ahead.ts) are imported by URL from the chunk next to them: entries of their
+  // own, at dist/cli/chunks/walk-worker.js and read-ahead-worker.js.
   input: {
     bin: join(cli, 'bin.js'),
     'chunks/main': join(cli, 'main.js'),
     'chunks/walk-worker': join(root, 'dist', 'node', 'walk-worker.js'),
+    'chunks/read-ahead-worker': join(root, 'dist', 'node', 'read-ahead-worker.js'),
   },
   preserveEntrySignatures: 'exports-only',
   platform: 'node',
@@ -126,10 +128,11 @@ for (const chunk of output)
       throw new Error(`bundle-cli: ${chunk.fileName} imports ${specifier}, not a dependency`);
   }
 if (readdirSync(chunks).length === 0) throw new Error('bundle-cli: no chunks written');
-if (!readdirSync(chunks).includes('walk-worker.js'))
-  throw new Error('bundle-cli: the tree helper program (chunks/walk-worker.js) was not written');
+for (const program of ['walk-worker.js', 'read-ahead-worker.js'])
+  if (!readdirSync(chunks).includes(program))
+    throw new Error(`bundle-cli: the helper program chunks/${program} was not written`);
 // tsc's own files of the command line are in the bundle now; nothing loads them.
 for (const name of readdirSync(cli))
   if (name !== 'bin.js' && name !== 'chunks') rmSync(join(cli, name), { recursive: true });
-// bin.js and chunks/walk-worker.js are CommonJS in a package of ES modules.
+// bin.js and the helper programs in chunks/ are CommonJS in a package of ES modules.
 writeFileSync(join(cli, 'package.json'), `${JSON.stringify({ type: 'commonjs' })}\n`);

@@ -19,7 +19,9 @@ export const SOURCE_OPTIONS_HELP = `Skill sources (every registry command):
 Your own skills are found in ~/.agents/skills, ~/.skillhost/skills,
 ~/.claude/skills, ~/.copilot/skills, ~/.gemini/skills and ~/.codex/skills.
 skillhost list --sources shows every folder; "disabledSources" in
-$SKILLHOST_HOME/config.json switches folders off by their ID.`;
+$SKILLHOST_HOME/config.json switches folders off by their ID. A folder of
+4,000 skill folders or more read without an index is read on two threads, with
+the same result (SKILLHOST_THREADS=1 keeps to one).`;
 
 /** Help text for the options of commands that use capabilities. */
 export const RUNTIME_OPTIONS_HELP = `${SOURCE_OPTIONS_HELP}

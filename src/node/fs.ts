@@ -24,6 +24,7 @@ import type {
   SkillFileSystem,
 } from '../deps.js';
 import { notRegular } from '../read-results.js';
+import { READ_AHEAD_FROM, type ReadAhead, startReadAhead } from './read-ahead.js';
 import { smallInteger, statusMany } from './stat-many.js';
 
 const OPEN_FLAGS = constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0) | (constants.O_NONBLOCK ?? 0);
@@ -314,15 +315,38 @@ function realPath(path: string): string | undefined {
 
 const nodeFileSystems = new WeakSet<SkillFileSystem>();
 
+export interface NodeFileSystemOptions {
+  /**
+   * How many folders a walk must be about to visit before their skill files are read ahead on
+   * a second thread (default `READ_AHEAD_FROM`, 4,000); `Infinity` never reads ahead.
+   */
+  readonly readAheadFrom?: number;
+}
+
 /** The real file system, with the safe-read routine. */
-export function createNodeFileSystem(): SkillFileSystem {
+export function createNodeFileSystem(options: NodeFileSystemOptions = {}): SkillFileSystem {
+  const from = options.readAheadFrom ?? READ_AHEAD_FROM;
+  // One read ahead at a time: a walk inside a walk reads as it goes.
+  let ahead: ReadAhead | undefined;
   const fs: SkillFileSystem = {
     listDirectory,
     status,
     statusMany: (paths, follow) => statusMany(paths, follow, status),
     exists,
     realPath,
-    readFileWithin,
+    readFileWithin: (root, relativePath, readOptions) =>
+      (ahead === undefined ? undefined : ahead.take(root, relativePath, readOptions)) ??
+      readFileWithin(root, relativePath, readOptions),
+    readAhead: (directory, names, fileName, readOptions) => {
+      if (ahead !== undefined || names.length < from) return undefined;
+      const started = startReadAhead(directory, names, fileName, readOptions);
+      if (started === undefined) return undefined;
+      ahead = started;
+      return () => {
+        started.stop();
+        if (ahead === started) ahead = undefined;
+      };
+    },
   };
   nodeFileSystems.add(fs);
   return fs;

@@ -43,7 +43,7 @@ export {
   readSkill,
   validatePaths,
 } from './disk.js';
-export { createNodeFileSystem } from './fs.js';
+export { createNodeFileSystem, type NodeFileSystemOptions } from './fs.js';
 export { sha256 } from './hash.js';
 export { type ExtractedArchive, extractArchive } from './install/archive.js';
 export { type FetchedSource, type FetchOptions, fetchSkillSource } from './install/fetch.js';

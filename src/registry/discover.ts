@@ -171,6 +171,8 @@ export function scanSource(
         skills.set(found.directory, readSkillRecord(reading.fs, found, recordContext));
       },
       diagnostic: (diagnostic) => diagnostics.push(diagnostic),
+      // Without an earlier scan every skill file is read: they may be read ahead.
+      ...(previous === undefined ? { children: reading.children } : {}),
       // A known skill directory is current when its skill file is: one status call, no listing.
       knownSkill: (directory, realDirectory) => {
         const earlier = previous?.skills.get(directory);

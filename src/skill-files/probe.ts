@@ -1,4 +1,4 @@
-import type { ReadResult, ReadWithinOptions, SkillFileSystem } from '../deps.js';
+import type { DirectoryEntry, ReadResult, ReadWithinOptions, SkillFileSystem } from '../deps.js';
 import { joinPath, parentPath } from '../paths.js';
 import { type FolderListing, listFolder } from './walker.js';
 
@@ -20,6 +20,8 @@ export function readingWalk(
   readonly fs: SkillFileSystem;
   skillFile(directory: string): FolderListing | undefined;
   list(directory: string, skipNames: ReadonlySet<string>): FolderListing;
+  /** The walk's `children` hook: the skill files of the folders it is about to visit, read ahead. */
+  children(directory: string, children: readonly DirectoryEntry[]): (() => void) | undefined;
 } {
   // Only the last read is kept: it is taken at once (the walker reports a skill directory as
   // soon as it has listed it), and a read's bytes are valid only until the next read.
@@ -79,5 +81,15 @@ export function readingWalk(
     fs,
     skillFile,
     list: (directory, skipNames) => skillFile(directory) ?? listFolder(base, directory, skipNames),
+    // Below a folder whose file system ignores case, the skill directories are listed instead.
+    children: (directory, children) =>
+      base.readAhead === undefined || caseSensitive.get(directory) === false
+        ? undefined
+        : base.readAhead(
+            directory,
+            children.map((child) => child.name),
+            'SKILL.md',
+            read,
+          ),
   };
 }

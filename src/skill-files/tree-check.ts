@@ -96,6 +96,7 @@ function visitorFor(
     skill: (found) => onSkill({ found, check: checkSkillDirectory(reading.fs, found, check) }),
     diagnostic: onDiagnostic,
     list: reading.list,
+    children: reading.children,
   };
 }
 
@@ -111,17 +112,15 @@ export function walkShare(
 ): WalkShare {
   const skills: CheckedSkill[] = [];
   const diagnostics: Diagnostic[] = [];
-  const walk = new TreeWalk(
+  // A share is a few dozen folders: not worth reading ahead.
+  const { children: _, ...visitor } = visitorFor(
     fs,
-    visitorFor(
-      fs,
-      job,
-      yaml,
-      (checked) => skills.push(checked),
-      (d) => diagnostics.push(d),
-    ),
-    job.walk,
+    job,
+    yaml,
+    (checked) => skills.push(checked),
+    (d) => diagnostics.push(d),
   );
+  const walk = new TreeWalk(fs, visitor, job.walk);
   const start = index * job.shareSize;
   walk.visitChildren(job.root, job.realRoot, 0, job.children.slice(start, start + job.shareSize));
   return {

@@ -79,6 +79,11 @@ export interface WalkVisitor {
    * undefined skips the folder without a word. Default: `listFolder`.
    */
   list?(directory: string, skipNames: ReadonlySet<string>): FolderListing | undefined;
+  /**
+   * Told before the walk visits `children` of `directory`, in that order (a visitor that reads
+   * each may read them ahead); the function returned, if any, is called when it is done with them.
+   */
+  children?(directory: string, children: readonly DirectoryEntry[]): (() => void) | undefined;
 }
 
 /** Reports a walk problem: code, message, path, and whether to report the code only once. */
@@ -245,6 +250,21 @@ export class TreeWalk {
 
   /** Visits `children` of `directory` (at `depth`) in the order given, until a limit stops it. */
   visitChildren(
+    directory: string,
+    realDirectory: string,
+    depth: number,
+    children: readonly DirectoryEntry[],
+    listed?: Map<string, FolderListing | undefined>,
+  ): void {
+    const done = this.visitor.children?.(directory, children);
+    try {
+      this.visitEach(directory, realDirectory, depth, children, listed);
+    } finally {
+      done?.();
+    }
+  }
+
+  private visitEach(
     directory: string,
     realDirectory: string,
     depth: number,

@@ -34,9 +34,10 @@ Output:
 The summary counts skills only: a PATH that does not exist is reported, and
 not counted as a checked skill.
 
-A folder of 20,000 skill folders or more is checked on two threads, with the
-same output. SKILLHOST_THREADS=1 keeps to one thread; SKILLHOST_THREADS=2 uses
-the second for a folder of any size (any other value: the default).
+A folder of 4,000 skill folders or more is read on two threads (from 20,000,
+checked on two), with the same output. SKILLHOST_THREADS=1 keeps to one thread;
+SKILLHOST_THREADS=2 uses the second for a folder of any size (any other value:
+the default).
 
 Exit codes:
   0  every skill is valid (warnings allowed)
@@ -65,7 +66,7 @@ Print the <available_skills> XML block that lists each skill's name, description
 and SKILL.md location, byte for byte as the reference validator's to-prompt.
 Each PATH is a skill directory, its SKILL.md, or a folder holding skills (its
 skills are listed in sorted order; those that cannot be read are skipped with a
-message on stderr). A folder of 20,000 skill folders or more is read on two
+message on stderr). A folder of 4,000 skill folders or more is read on two
 threads, as validate does (SKILLHOST_THREADS=1 keeps to one).
 
 Options:

@@ -59,8 +59,12 @@ function lazyRunner(): ScriptRunner {
 /** The real world for the command line: this process's working directory, home and environment. */
 
 export function createNodeCliDeps(): CliDeps {
+  // SKILLHOST_THREADS=1 keeps every command to one thread; =2 reads ahead in a walk of any size.
+  const threads = process.env.SKILLHOST_THREADS;
   return {
-    fs: createNodeFileSystem(),
+    fs: createNodeFileSystem(
+      threads === '1' ? { readAheadFrom: Infinity } : threads === '2' ? { readAheadFrom: 1 } : {},
+    ),
     cwd: process.cwd(),
     homeDir: homedir(),
     env: process.env,
