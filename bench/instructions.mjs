@@ -35,7 +35,14 @@ if (spawnSync('valgrind', ['--version'], { stdio: 'ignore' }).status !== 0) {
 if (!existsSync(floorIo)) throw new Error(`no I/O floor at ${floorIo} (give --floor-io PATH)`);
 
 const scratch = mkdtempSync(join(tmpdir(), 'skillhost-instructions-'));
-const env = { ...process.env, SKILLHOST_HOME: join(scratch, 'home'), NO_COLOR: '1' };
+// One thread of ours too: a helper thread that reads ahead does the same work elsewhere (and its
+// start is work of its own); what it saves in time is `npm run bench`'s to show.
+const env = {
+  ...process.env,
+  SKILLHOST_HOME: join(scratch, 'home'),
+  NO_COLOR: '1',
+  SKILLHOST_THREADS: '1',
+};
 
 /**
  * The instructions a cold `node ARGV...` executes, in millions; with `oneThread`, V8's compiler
