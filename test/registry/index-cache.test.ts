@@ -103,6 +103,25 @@ describe('the index cache', () => {
     expect(roundTrip(outside)?.skills.get('/somewhere/else')?.directory).toBe('/somewhere/else');
   });
 
+  it('asks to read ahead only when every skill file will be read: not from an earlier scan', () => {
+    const root = richTree();
+    const asked: string[][] = [];
+    const hinting = {
+      ...fs,
+      readFileWithin: fs.readFileWithin,
+      readAhead: (_directory: string, names: readonly string[]) => {
+        asked.push([...names]);
+        return undefined;
+      },
+    };
+    const first = scanSource(hinting, source(root));
+    // The root's folders, then the folder below it that holds a skill.
+    expect(asked).toEqual([['alpha', 'beta', 'broken', 'claims', 'group', 'linked'], ['inner']]);
+    asked.length = 0;
+    scanSource(hinting, source(root), {}, { previous: first });
+    expect(asked).toEqual([]);
+  });
+
   it('ignores an index of another version, of another key or root, or with a bad place', () => {
     const root = richTree();
     const scan = scanSource(fs, source(root));

@@ -148,4 +148,45 @@ describe('walkSkillTree', () => {
     expect(order).toEqual(['Mid', 'alpha', 'beta', 'zeta']);
     writeFileSync(join(root, 'SKILL.md'), 'root skill');
   });
+
+  it('tells the visitor the folders it is about to visit, and when it is done with them', () => {
+    const root = tempDir();
+    writeSkill(root, 'b-skill');
+    writeSkill(root, 'c-skill');
+    writeSkill(join(root, 'group'), 'a-skill');
+    const events = (options: WalkOptions) => {
+      const seen: string[] = [];
+      walkSkillTree(
+        fs,
+        root,
+        {
+          skill: (found) => seen.push(`skill ${found.directory.slice(root.length + 1)}`),
+          diagnostic: () => {},
+          children: (directory, children) => {
+            const where = directory === root ? '.' : directory.slice(root.length + 1);
+            seen.push(`about ${where}: ${children.map((child) => child.name).join(' ')}`);
+            return () => seen.push(`done ${where}`);
+          },
+        },
+        options,
+      );
+      return seen;
+    };
+    expect(events({})).toEqual([
+      'about .: b-skill c-skill group',
+      'skill b-skill',
+      'skill c-skill',
+      'about group: a-skill',
+      'skill group/a-skill',
+      'done group',
+      'done .',
+    ]);
+    // A limit that stops the walk inside the root's folders still ends what was begun.
+    expect(events({ maxSkills: 2 })).toEqual([
+      'about .: b-skill c-skill group',
+      'skill b-skill',
+      'skill c-skill',
+      'done .',
+    ]);
+  });
 });
