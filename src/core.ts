@@ -82,14 +82,6 @@ export type {
   SkillFileSystem,
   WatchHandle,
   WatchOptions,
-  WorkspaceEntry,
-  WorkspaceFailure,
-  WorkspaceFileIdentity,
-  WorkspaceFiles,
-  WorkspaceListResult,
-  WorkspaceProblem,
-  WorkspaceReadResult,
-  WorkspaceWriteResult,
   WrittenFile,
   WrittenFiles,
 } from './deps.js';
@@ -307,3 +299,13 @@ export {
   validateSkillPaths,
 } from './skill-files/validate-paths.js';
 export type { WalkLimits } from './skill-files/walker.js';
+export type {
+  WorkspaceEntry,
+  WorkspaceFailure,
+  WorkspaceFileIdentity,
+  WorkspaceFiles,
+  WorkspaceListResult,
+  WorkspaceProblem,
+  WorkspaceReadResult,
+  WorkspaceWriteResult,
+} from './workspace-deps.js';

@@ -15,8 +15,10 @@ import {
   writeSync,
 } from 'node:fs';
 import { join } from 'node:path';
+import type { ScriptWorkspace } from '../deps.js';
+import { SkillhostError } from '../errors.js';
+import { describeKind } from '../read-results.js';
 import type {
-  ScriptWorkspace,
   WorkspaceEntry,
   WorkspaceFailure,
   WorkspaceFileIdentity,
@@ -25,9 +27,7 @@ import type {
   WorkspaceProblem,
   WorkspaceReadResult,
   WorkspaceWriteResult,
-} from '../deps.js';
-import { SkillhostError } from '../errors.js';
-import { describeKind } from '../read-results.js';
+} from '../workspace-deps.js';
 import { isInside, kindOfDirent, kindOfStats, readBounded } from './fs.js';
 import { isSecretName, NOT_SEARCHED, normaliseExposed } from './sandbox-view.js';
 import { normaliseProtectedPath, PROTECTED_WORKSPACE_PATHS } from './sandbox-workspace.js';

@@ -6,7 +6,6 @@ import type {
   ScriptRunner,
   ScriptWorkspace,
   SkillFileSystem,
-  WorkspaceFiles,
 } from '../deps.js';
 import type { CatalogOptions } from '../disclosure/catalog.js';
 import type { ResourceOptions } from '../disclosure/resources.js';
@@ -15,6 +14,7 @@ import type { YamlSource } from '../format/yaml-engine.js';
 import type { PolicyConfig } from '../policy/engine.js';
 import type { DiscoveryOptions } from '../registry/discover.js';
 import type { SkillSource, SourceKind } from '../registry/sources.js';
+import type { WorkspaceFiles } from '../workspace-deps.js';
 import { Runtime } from './runtime.js';
 import type { ApprovalAnswer, ApprovalQuestion, ApprovalStore, SkillRuntime } from './types.js';
 

@@ -1,11 +1,5 @@
 import type { AuditEventInput, AuditSink } from '../audit/trail.js';
-import type {
-  CacheStore,
-  ContentHasher,
-  ScriptWorkspace,
-  SkillFileSystem,
-  WorkspaceFiles,
-} from '../deps.js';
+import type { CacheStore, ContentHasher, ScriptWorkspace, SkillFileSystem } from '../deps.js';
 import type { CatalogOptions } from '../disclosure/catalog.js';
 import type { ResourceOptions } from '../disclosure/resources.js';
 import type { YamlSource } from '../format/yaml-engine.js';
@@ -14,6 +8,7 @@ import { WORKSPACE_TOOLS_ALLOWED_BY_DEFAULT } from '../policy/tools.js';
 import type { DiscoveryOptions } from '../registry/discover.js';
 import { SkillRegistry } from '../registry/registry.js';
 import type { SkillSource, SourceKind } from '../registry/sources.js';
+import type { WorkspaceFiles } from '../workspace-deps.js';
 import { DEFAULT_SCRIPT_LIMITS, type ScriptSettings } from './script-run.js';
 import type { ApprovalAnswer, ApprovalQuestion, ApprovalStore } from './types.js';
 import type { WorkspaceToolHost } from './workspace-tools.js';

@@ -5,12 +5,10 @@ import type {
   ScriptLimits,
   ScriptRunResult,
   ScriptWorkspace,
-  WorkspaceEntry,
-  WorkspaceFailure,
-  WorkspaceFiles,
 } from '../deps.js';
 import { SkillhostError } from '../errors.js';
 import { cleanText } from '../format/characters.js';
+import type { WorkspaceEntry, WorkspaceFailure, WorkspaceFiles } from '../workspace-deps.js';
 import { runResult } from './tools.js';
 import { compileGlob, lineMatcher } from './workspace-search.js';
 

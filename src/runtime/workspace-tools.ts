@@ -5,12 +5,12 @@ import type {
   ScriptLimits,
   ScriptRunResult,
   ScriptWorkspace,
-  WorkspaceFiles,
 } from '../deps.js';
 import { SkillhostError } from '../errors.js';
 import type { Decision, PolicyDecision, ToolRequest } from '../policy/engine.js';
 import { canonicalTool } from '../policy/tools.js';
 import { quote } from '../quote.js';
+import type { WorkspaceFiles } from '../workspace-deps.js';
 import {
   errorOf,
   toolAnswerRecord,

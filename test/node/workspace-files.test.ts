@@ -10,8 +10,8 @@ import {
 } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { WorkspaceFiles } from '../../src/deps.js';
 import { createWorkspaceFiles } from '../../src/node/workspace-files.js';
+import type { WorkspaceFiles } from '../../src/workspace-deps.js';
 import { tempDir, writeTree } from '../helpers/temp.js';
 
 function workspace(writable = false, extra: { expose?: string[]; protect?: string[] } = {}) {
