@@ -88,14 +88,15 @@ export interface SkillFileSystem {
   /** Reads `relativePath` (POSIX, already checked to stay below root) from inside `root`. */
   readFileWithin(root: string, relativePath: string, options: ReadWithinOptions): ReadResult;
   /**
-   * A hint (optional): `readFileWithin(joinPath(directory, name), fileName, options)` is about
-   * to be asked for each of `names`, in that order (some may be passed over). An implementation
-   * may read them ahead, on another thread; each read still gives what it would have given
-   * unasked. The function returned ends the hint; undefined when nothing is read ahead.
+   * A hint (optional): `readFileWithin(joinPath(directory, entry.name), fileName, options)` is
+   * about to be asked for each of `entries` (of `directory`), in that order (some may be passed
+   * over). An implementation may read them ahead, on another thread; each read still gives what
+   * it would have given unasked. The function returned ends the hint; undefined when nothing is
+   * read ahead.
    */
   readAhead?(
     directory: string,
-    names: readonly string[],
+    entries: readonly DirectoryEntry[],
     fileName: string,
     options: ReadWithinOptions,
   ): (() => void) | undefined;

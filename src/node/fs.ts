@@ -337,8 +337,9 @@ export function createNodeFileSystem(options: NodeFileSystemOptions = {}): Skill
     readFileWithin: (root, relativePath, readOptions) =>
       (ahead === undefined ? undefined : ahead.take(root, relativePath, readOptions)) ??
       readFileWithin(root, relativePath, readOptions),
-    readAhead: (directory, names, fileName, readOptions) => {
-      if (ahead !== undefined || names.length < from) return undefined;
+    readAhead: (directory, entries, fileName, readOptions) => {
+      if (ahead !== undefined || entries.length < from) return undefined;
+      const names = entries.map((entry) => entry.name);
       const started = startReadAhead(directory, names, fileName, readOptions);
       if (started === undefined) return undefined;
       ahead = started;

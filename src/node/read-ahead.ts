@@ -1,7 +1,6 @@
 import type { Worker } from 'node:worker_threads';
 import type { ReadResult, ReadWithinOptions } from '../deps.js';
-import { joinPath } from '../paths.js';
-import { helperPrelude } from './helper-prelude.js';
+import { startHelperThread } from './helper-thread.js';
 import type { ReadAheadWorkerData } from './read-ahead-worker.js';
 import { smallInteger } from './stat-many.js';
 
@@ -88,8 +87,6 @@ export function startReadAhead(
   control[WAKE_AT] = -1;
   let worker: Worker;
   try {
-    // Loaded here, for a large walk only: a short command never pays for worker_threads.
-    const threads = process.getBuiltinModule('node:worker_threads');
     const workerData: ReadAheadWorkerData = {
       directory,
       names,
@@ -100,19 +97,11 @@ export function startReadAhead(
       },
       shared,
     };
-    // The program is a module next to this one (dist/node/ or, in the bundled command line,
-    // dist/cli/chunks/): imported, then run with its data.
-    const program = new URL('./read-ahead-worker.js', import.meta.url).href;
-    worker = new threads.Worker(
-      `${helperPrelude()}import(${JSON.stringify(program)}).then((m) => m.runReadAhead(require('node:worker_threads').workerData));`,
-      {
-        eval: true,
-        workerData,
-        // It keeps nothing: the smallest heap will do.
-        resourceLimits: { maxYoungGenerationSizeMb: 1, maxOldGenerationSizeMb: 16 },
-      },
+    worker = startHelperThread(
+      { module: new URL('./read-ahead-worker.js', import.meta.url), run: 'runReadAhead' },
+      // It keeps nothing: the smallest heap will do.
+      { workerData, resourceLimits: { maxYoungGenerationSizeMb: 1, maxOldGenerationSizeMb: 16 } },
     );
-    worker.unref();
     // A helper that fails claims nothing more: what it has not read is read here.
     worker.on('error', () => {});
   } catch {
@@ -149,10 +138,10 @@ export function startReadAhead(
         asked.maxBytes !== options.maxBytes ||
         asked.allowPartial !== options.allowPartial ||
         asked.knownKind !== undefined ||
-        !root.startsWith(prefix) ||
-        joinPath(directory, root.slice(prefix.length)) !== root
+        !root.startsWith(prefix)
       )
         return undefined;
+      // A name holds no `/`: a deeper path is found nowhere.
       const index = find(root.slice(prefix.length));
       if (index === -1) return undefined;
       next = index + 1;

@@ -1,6 +1,6 @@
 import type { Worker } from 'node:worker_threads';
 import type { EntryKind, FileStatus } from '../deps.js';
-import { helperPrelude } from './helper-prelude.js';
+import { startHelperThread } from './helper-thread.js';
 
 /**
  * Status of many paths at once, on both cores: a helper thread takes half of a large batch
@@ -56,10 +56,8 @@ let helperBroken = false;
 function startHelper(): Worker | undefined {
   if (helper !== undefined || helperBroken) return helper;
   try {
-    // Loaded here, on the first large batch: a short command never pays for worker_threads.
-    const { Worker: HelperThread } = process.getBuiltinModule('node:worker_threads');
-    helper = new HelperThread(helperPrelude() + workerSource, { eval: true });
-    helper.unref();
+    // Started on the first large batch: a short command never pays for it.
+    helper = startHelperThread(workerSource);
     helper.on('error', () => {
       helperBroken = true;
       helper = undefined;

@@ -7,7 +7,7 @@ import type {
   WalkShare,
 } from '../checks.js';
 import { isNodeFileSystem } from './fs.js';
-import { helperPrelude } from './helper-prelude.js';
+import { startHelperThread } from './helper-thread.js';
 import type { WalkWorkerData } from './walk-worker.js';
 
 /**
@@ -45,14 +45,10 @@ function startShares(job: SharedTreeJob): HelperShares | undefined {
     port = channel.port1;
     receive = threads.receiveMessageOnPort;
     const data: WalkWorkerData = { job, counts, port: channel.port2 };
-    // The program is a module next to this one (dist/node/ or, in the bundled command line,
-    // dist/cli/chunks/): imported, then run with its data.
-    const program = new URL('./walk-worker.js', import.meta.url).href;
-    worker = new threads.Worker(
-      `${helperPrelude()}import(${JSON.stringify(program)}).then((m) => m.runWalkWorker(require('node:worker_threads').workerData));`,
-      { eval: true, workerData: data, transferList: [channel.port2], resourceLimits: LIMITS },
+    worker = startHelperThread(
+      { module: new URL('./walk-worker.js', import.meta.url), run: 'runWalkWorker' },
+      { workerData: data, transferList: [channel.port2], resourceLimits: LIMITS },
     );
-    worker.unref();
     // A worker that fails to start never claims a share: this thread claims them all.
     worker.on('error', () => {});
   } catch {

@@ -85,11 +85,6 @@ export function readingWalk(
     children: (directory, children) =>
       base.readAhead === undefined || caseSensitive.get(directory) === false
         ? undefined
-        : base.readAhead(
-            directory,
-            children.map((child) => child.name),
-            'SKILL.md',
-            read,
-          ),
+        : base.readAhead(directory, children, 'SKILL.md', read),
   };
 }

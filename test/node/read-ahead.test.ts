@@ -138,14 +138,15 @@ describe('reading skill files ahead on a helper thread', () => {
 
   it('is asked for by the file system from a number of folders, one at a time', () => {
     const { base, names } = tree(20);
+    const entries = names.map((name) => ({ name, kind: 'directory' as const }));
     const fs = createNodeFileSystem({ readAheadFrom: 20 });
-    expect(fs.readAhead?.(base, names.slice(0, 19), 'SKILL.md', HEAD)).toBeUndefined();
-    const stop = fs.readAhead?.(base, names, 'SKILL.md', HEAD);
+    expect(fs.readAhead?.(base, entries.slice(0, 19), 'SKILL.md', HEAD)).toBeUndefined();
+    const stop = fs.readAhead?.(base, entries, 'SKILL.md', HEAD);
     expect(stop).toBeTypeOf('function');
     // A walk inside the walk reads as it goes.
-    expect(fs.readAhead?.(base, names, 'SKILL.md', HEAD)).toBeUndefined();
+    expect(fs.readAhead?.(base, entries, 'SKILL.md', HEAD)).toBeUndefined();
     stop?.();
-    expect(fs.readAhead?.(base, names, 'SKILL.md', HEAD)).toBeTypeOf('function');
+    expect(fs.readAhead?.(base, entries, 'SKILL.md', HEAD)).toBeTypeOf('function');
   });
 
   it('changes no verdict of a tree checked with it', () => {

@@ -1,7 +1,7 @@
 import { mkdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { CacheStore } from '../../src/deps.js';
+import type { CacheStore, DirectoryEntry } from '../../src/deps.js';
 import { createDirectoryCacheStore } from '../../src/node/cache-store.js';
 import { createNodeFileSystem } from '../../src/node/fs.js';
 import { type SkillRecord, type SourceScan, scanSource } from '../../src/registry/discover.js';
@@ -109,8 +109,8 @@ describe('the index cache', () => {
     const hinting = {
       ...fs,
       readFileWithin: fs.readFileWithin,
-      readAhead: (_directory: string, names: readonly string[]) => {
-        asked.push([...names]);
+      readAhead: (_directory: string, entries: readonly DirectoryEntry[]) => {
+        asked.push(entries.map((entry) => entry.name));
         return undefined;
       },
     };

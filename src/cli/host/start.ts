@@ -46,7 +46,7 @@ export function prepareCliProcess(argv: readonly string[] = []): boolean {
     return false;
   // Loaded here, not with this module: a command given a few skills does without it.
   process.getBuiltinModule('node:v8').setFlagsFromString('--semi-space-growth-factor=1');
-  // Told to helper threads (src/node/helper-prelude.ts): making a thread's heap undoes the setting.
+  // Told to helper threads (src/node/helper-thread.ts): making a thread's heap undoes the setting.
   (globalThis as Record<symbol, unknown>)[Symbol.for('skillhost.smallYoungGeneration')] = true;
   return true;
 }
