@@ -14,6 +14,7 @@ import {
   statSync,
 } from 'node:fs';
 import { isAbsolute, join, relative } from 'node:path';
+import { SkillhostError } from '../core.js';
 import type {
   DirectoryEntry,
   EntryKind,
@@ -326,6 +327,11 @@ export interface NodeFileSystemOptions {
 /** The real file system, with the safe-read routine. */
 export function createNodeFileSystem(options: NodeFileSystemOptions = {}): SkillFileSystem {
   const from = options.readAheadFrom ?? READ_AHEAD_FROM;
+  if (from !== Number.POSITIVE_INFINITY && !(Number.isSafeInteger(from) && from >= 1))
+    throw new SkillhostError(
+      'USAGE',
+      'readAheadFrom must be a whole number of 1 or more, or Infinity',
+    );
   // One read ahead at a time: a walk inside a walk reads as it goes.
   let ahead: ReadAhead | undefined;
   const fs: SkillFileSystem = {

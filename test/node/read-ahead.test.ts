@@ -136,6 +136,20 @@ describe('reading skill files ahead on a helper thread', () => {
     ahead.stop();
   });
 
+  it('refuses a number of folders that is not one, with a coded error', () => {
+    for (const readAheadFrom of [0, -1, 2.5, Number.NaN]) {
+      expect(() => createNodeFileSystem({ readAheadFrom }), String(readAheadFrom)).toThrow(
+        expect.objectContaining({
+          code: 'USAGE',
+          message: expect.stringContaining('readAheadFrom'),
+        }),
+      );
+    }
+    expect(createNodeFileSystem({ readAheadFrom: Number.POSITIVE_INFINITY }).readAhead).toBeTypeOf(
+      'function',
+    );
+  });
+
   it('is asked for by the file system from a number of folders, one at a time', () => {
     const { base, names } = tree(20);
     const entries = names.map((name) => ({ name, kind: 'directory' as const }));
