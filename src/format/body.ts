@@ -223,6 +223,11 @@ export interface BodyCheckOptions {
    * undefined when unknown. Without it, links are not checked.
    */
   readonly fileExists?: (relativePath: string) => boolean | undefined;
+  /**
+   * The caller knows the file holds only printable ASCII, tabs and line breaks
+   * (`isPlainText` of its bytes): the body's characters need no check.
+   */
+  readonly plainText?: boolean;
 }
 
 function plural(count: number, word: string): string {
@@ -277,7 +282,7 @@ export function checkBody(parsed: ParsedSkill, options: BodyCheckOptions = {}): 
   const body = parsed.body;
   const out: Diagnostic[] = [];
   if (body === undefined || parsed.frontmatter === undefined) return out;
-  checkBodyCharacters(parsed, body, options.mode ?? 'strict', out);
+  if (options.plainText !== true) checkBodyCharacters(parsed, body, options.mode ?? 'strict', out);
   const lines = countLines(body, RECOMMENDED_MAX_BODY_LINES);
   if (lines === 0) {
     out.push(

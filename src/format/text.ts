@@ -131,6 +131,45 @@ function hex(byte: number): string {
   return `0x${byte.toString(16).toUpperCase().padStart(2, '0')}`;
 }
 
+/** Is `byte` a tab, a line feed, a carriage return or printable ASCII? */
+function isPlainByte(byte: number): boolean {
+  return byte < 0x7f && (byte >= 0x20 || byte === 0x0a || byte === 0x09 || byte === 0x0d);
+}
+
+/**
+ * Whether every byte is printable ASCII, a tab, a line feed or a carriage return: text without
+ * a single control, invisible or non-ASCII character, which the character checks need not read.
+ * Most skill files are; four bytes are looked at a time, and only a group that holds a byte below
+ * a space or above `~` (nearly always a line feed) is looked at byte by byte.
+ */
+export function isPlainText(bytes: Uint8Array): boolean {
+  const length = bytes.length;
+  let index = 0;
+  if ((bytes.byteOffset & 3) === 0 && length >= 64) {
+    const words = new Uint32Array(bytes.buffer, bytes.byteOffset, length >>> 2);
+    for (let at = 0; at < words.length; at += 1) {
+      const word = words[at] as number;
+      // A byte of 0x80 or more is not ASCII.
+      if ((word & 0x80808080) !== 0) return false;
+      // With every byte below 0x80, adding 1 sets the top bit of a 0x7f byte, and taking 0x20
+      // sets it for a byte below 0x20 (and for a few others, after a borrow: checked below).
+      if ((((word + 0x01010101) | (word - 0x20202020)) & 0x80808080) !== 0) {
+        const start = at << 2;
+        if (
+          !isPlainByte(bytes[start] as number) ||
+          !isPlainByte(bytes[start + 1] as number) ||
+          !isPlainByte(bytes[start + 2] as number) ||
+          !isPlainByte(bytes[start + 3] as number)
+        )
+          return false;
+      }
+    }
+    index = words.length << 2;
+  }
+  for (; index < length; index += 1) if (!isPlainByte(bytes[index] as number)) return false;
+  return true;
+}
+
 /**
  * Decodes a SKILL.md strictly: invalid UTF-8 or a NUL byte means it is not text (with the byte
  * offset); one leading byte order mark is removed with a portability warning.

@@ -10,7 +10,7 @@ import { splitFrontmatter } from '../format/frontmatter.js';
 import { DEFAULT_READ_LIMITS, type ReadLimits } from '../format/limits.js';
 import type { LoadLevel } from '../format/load.js';
 import { type ParsedSkill, parseSkill } from '../format/parse.js';
-import { decodeSkillText } from '../format/text.js';
+import { decodeSkillText, isPlainText } from '../format/text.js';
 import { checkFrontmatterFields, type ValidationMode } from '../format/validate-fields.js';
 import type { YamlSource } from '../format/yaml-engine.js';
 import { baseName, joinPath } from '../paths.js';
@@ -133,7 +133,10 @@ export function readSkillFile(
     );
     return finish(undefined, read.status);
   }
-  const decoded = decodeSkillText(read.partial ? lastCompleteLine(read.bytes) : read.bytes, file);
+  const bytes = read.partial ? lastCompleteLine(read.bytes) : read.bytes;
+  // Known before the bytes may be reused: a body of plain text needs no character check.
+  const plainText = options.level === 'full' && options.checkBody !== false && isPlainText(bytes);
+  const decoded = decodeSkillText(bytes, file);
   for (const diagnostic of decoded.diagnostics) diagnostics.push(diagnostic);
   if (decoded.text === undefined) return finish(undefined, read.status);
 
@@ -185,6 +188,7 @@ export function readSkillFile(
           };
     for (const diagnostic of checkBody(parsed, {
       mode: options.mode,
+      plainText,
       ...(fileExists === undefined ? {} : { fileExists }),
     }))
       diagnostics.push(diagnostic);

@@ -1,5 +1,7 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { decodeSkillText, findInvalidUtf8, LineIndex } from '../../src/format/text.js';
+import { cleanText } from '../../src/format/characters.js';
+import { decodeSkillText, findInvalidUtf8, isPlainText, LineIndex } from '../../src/format/text.js';
 
 const bytes = (...values: number[]) => new Uint8Array(values);
 const utf8 = (text: string) => new TextEncoder().encode(text);
@@ -72,5 +74,63 @@ describe('LineIndex', () => {
     expect(index.lineText(2)).toBe('😀x');
     expect(index.lineText(3)).toBe('last');
     expect(index.lineText(9)).toBe('');
+  });
+});
+
+describe('isPlainText', () => {
+  const plainByte = (byte: number) =>
+    (byte >= 0x20 && byte < 0x7f) || byte === 0x09 || byte === 0x0a || byte === 0x0d;
+  const expected = (data: Uint8Array) => data.every(plainByte);
+  /** `length` bytes of plain text at `offset` in a buffer of their own. */
+  const text = (length: number, offset = 0) => {
+    const buffer = new Uint8Array(new ArrayBuffer(length + offset + 8), offset, length);
+    for (let index = 0; index < length; index += 1)
+      buffer[index] = index % 41 === 40 ? 0x0a : 0x61 + (index % 26);
+    return buffer;
+  };
+
+  it('tells plain text from text with any other byte, at every place in a group of four', () => {
+    for (const offset of [0, 1, 2, 3, 4]) {
+      for (const length of [0, 1, 5, 63, 64, 67, 200]) {
+        expect(isPlainText(text(length, offset)), `${length}@${offset}`).toBe(true);
+        for (let at = 0; at < Math.min(length, 9); at += 1) {
+          for (let byte = 0; byte < 256; byte += 1) {
+            const data = text(length, offset);
+            const place = length - 1 - at;
+            data[place] = byte;
+            expect(isPlainText(data), `${byte} at ${place} of ${length}@${offset}`).toBe(
+              plainByte(byte),
+            );
+          }
+        }
+      }
+    }
+  });
+
+  it('agrees with a byte-by-byte look at any bytes', () => {
+    fc.assert(
+      fc.property(
+        fc.uint8Array({ maxLength: 300 }),
+        fc.integer({ min: 0, max: 3 }),
+        fc.double({ min: 0, max: 1, noNaN: true }),
+        (noise, offset, share) => {
+          // Mostly plain, with a share of any byte: both outcomes are common.
+          const data = text(noise.length, offset);
+          for (let index = 0; index < noise.length; index += 1)
+            if ((noise[index] as number) / 255 < share / 8) data[index] = noise[index] as number;
+          expect(isPlainText(data)).toBe(expected(data));
+        },
+      ),
+      { numRuns: 2000 },
+    );
+  });
+
+  it('says plain only of text the character checks find nothing in', () => {
+    // The body check is skipped for plain text: no plain byte may be one it reports.
+    for (let byte = 0; byte < 128; byte += 1) {
+      if (!plainByte(byte)) continue;
+      const found = cleanText(`a${String.fromCharCode(byte)}b`);
+      expect(found.control.count + found.hidden.count, String(byte)).toBe(0);
+    }
   });
 });

@@ -24,6 +24,34 @@ function recordingFs(): SkillFileSystem & { reads: ReadWithinOptions[] } {
   };
 }
 
+describe('the body characters of a skill file read from disk', () => {
+  it('finds controls and hidden characters wherever they are, and nothing in plain text', () => {
+    const root = tempDir();
+    const body = `# Title\n\n${'Plain words, one line after another.\n'.repeat(4)}`;
+    const cases: Array<[string, string, string | undefined]> = [
+      ['plain', body, undefined],
+      ['tabs', `${body}\tindented\r\n`, undefined],
+      ['escape', `${body}see \u001b[2J here\n`, 'BODY_CONTROL_CHARACTERS'],
+      ['delete', `${body}x\u007fy\n`, 'BODY_CONTROL_CHARACTERS'],
+      ['c1', `${body}x\u0085y\n`, 'BODY_CONTROL_CHARACTERS'],
+      ['first', `\u0007${body}`, 'BODY_CONTROL_CHARACTERS'],
+      ['hidden', `${body}zero\u200bwidth\n`, 'BODY_HIDDEN_UNICODE'],
+      ['accents', `${body}café\n`, undefined],
+    ];
+    for (const [name, text, code] of cases) {
+      const directory = join(root, name);
+      writeTree(root, {
+        [`${name}/SKILL.md`]: `---\nname: ${name}\ndescription: A skill.\n---\n${text}`,
+      });
+      const codes = checkSkillDirectory(createNodeFileSystem(), {
+        directory,
+        skillFileName: 'SKILL.md',
+      }).diagnostics.map((diagnostic) => diagnostic.code);
+      expect(codes, name).toEqual(code === undefined ? [] : [code]);
+    }
+  });
+});
+
 describe('readSkillDirectory', () => {
   it('reads only the head of SKILL.md at the metadata level', () => {
     const root = tempDir();
