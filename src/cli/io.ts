@@ -13,8 +13,8 @@ export interface CliStream {
   /** Writes text; `false` means the stream is full and `drain` will follow (Node streams). */
   write(text: string): unknown;
   once?(event: 'drain', listener: () => void): unknown;
-  readonly isTTY?: boolean;
-  readonly columns?: number;
+  readonly isTTY?: boolean | undefined;
+  readonly columns?: number | undefined;
 }
 
 /** Writes and, when the stream says it is full, waits for it to drain: output never piles up in memory. */

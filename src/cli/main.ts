@@ -1,4 +1,27 @@
 import { stopOnBrokenPipe } from './host/start.js';
+import type { CliStream } from './io.js';
+
+/**
+ * A stream made the first time it is used. Standard error is, for most commands, never written:
+ * on a pipe, Node would build a socket for it (and load its network module) at start.
+ */
+function whenUsed(make: () => NodeJS.WriteStream): CliStream {
+  let stream: NodeJS.WriteStream | undefined;
+  const get = () => {
+    stream ??= make();
+    return stream;
+  };
+  return {
+    write: (text) => get().write(text),
+    once: (event, listener) => get().once(event, listener),
+    get isTTY() {
+      return get().isTTY;
+    },
+    get columns() {
+      return get().columns;
+    },
+  };
+}
 
 /**
  * The command line with the real streams and the real world: runs the command `argv` names and
@@ -12,8 +35,14 @@ export async function main(argv: readonly string[]): Promise<void> {
   }
   const { createNodeCliDeps, createTerminalInput } = await import('./host/deps.js');
   const { cli } = await import('./index.js');
-  stopOnBrokenPipe(process.stderr);
-  const io = { stdout: process.stdout, stderr: process.stderr, stdin: createTerminalInput() };
+  const io = {
+    stdout: process.stdout,
+    stderr: whenUsed(() => {
+      stopOnBrokenPipe(process.stderr);
+      return process.stderr;
+    }),
+    stdin: createTerminalInput(),
+  };
   process.exitCode = await cli(argv, io, createNodeCliDeps());
 
   // The MCP server has closed its transport and ended its audit session by now. It exits at

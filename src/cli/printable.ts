@@ -49,10 +49,15 @@ export function terminalText(text: string): string {
 
 function guardStream(stream: CliStream): CliStream {
   const once = stream.once;
+  // Asked when read, not copied: a stream made when first used stays unmade until then.
   return {
     write: (text: string) => stream.write(terminalText(String(text))),
-    ...(stream.isTTY === undefined ? {} : { isTTY: stream.isTTY }),
-    ...(stream.columns === undefined ? {} : { columns: stream.columns }),
+    get isTTY() {
+      return stream.isTTY;
+    },
+    get columns() {
+      return stream.columns;
+    },
     ...(once === undefined
       ? {}
       : { once: (event: 'drain', listener: () => void) => once.call(stream, event, listener) }),

@@ -1,5 +1,5 @@
-import { spawn } from 'node:child_process';
-import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { spawn, spawnSync } from 'node:child_process';
+import { closeSync, mkdirSync, openSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { BROKEN_PIPE_EXIT, fewSkills, stopOnBrokenPipe } from '../../src/cli/host/start.js';
@@ -85,6 +85,41 @@ describe("what a command's start-up loads", () => {
     const code = await new Promise<number | null>((done) => child.on('close', done));
     expect(stderr).toBe('');
     expect(code).toBe(BROKEN_PIPE_EXIT);
+  });
+
+  it('makes standard error only when something is written to it (a pipe costs a socket)', () => {
+    const root = tempDir();
+    writeSkill(root, 'one');
+    const report = join(root, 'loaded.txt');
+    const probe = join(root, 'probe.cjs');
+    writeFileSync(
+      probe,
+      `process.on('exit', () => require('node:fs').writeFileSync(${JSON.stringify(report)}, String(process.moduleLoadList.includes('NativeModule net'))));`,
+    );
+    // Standard output to a file (a pipe would be a socket too), standard error to a pipe.
+    const output = join(root, 'output.txt');
+    const run = (...argv: string[]) => {
+      const fd = openSync(output, 'w');
+      try {
+        return spawnSync(process.execPath, ['-r', probe, bin, ...argv], {
+          encoding: 'utf8',
+          stdio: ['ignore', fd, 'pipe'],
+          env: { PATH: process.env.PATH ?? '/usr/bin:/bin', SKILLHOST_HOME: join(root, '.home') },
+        });
+      } finally {
+        closeSync(fd);
+      }
+    };
+    const quiet = run('validate', join(root, 'one'));
+    expect(quiet.status).toBe(0);
+    expect(readFileSync(output, 'utf8')).toContain('valid');
+    expect(quiet.stderr).toBe('');
+    expect(readFileSync(report, 'utf8')).toBe('false');
+    // A command that has something to say on standard error still says it.
+    const failing = run('validate', '--no-such-option');
+    expect(failing.status).toBe(2);
+    expect(failing.stderr).toContain("unknown option '--no-such-option'");
+    expect(readFileSync(report, 'utf8')).toBe('true');
   });
 
   it('throws any other error of a standard stream', () => {
