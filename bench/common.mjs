@@ -21,24 +21,58 @@ export function median(values) {
 }
 
 /**
- * Runs `node ARGV...` in a fresh process and returns its wall time in seconds and its peak
- * resident memory in MiB. `scratch` holds the memory report; `env` adds to this environment.
- * With `stdout` 'ignore' the output goes to /dev/null instead of a pipe held in memory here.
+ * The environment every measured process gets: this one, less what makes Node do start-up work
+ * that is neither the command's nor the floor's (NODE_EXTRA_CA_CERTS: a certificate bundle
+ * parsed at every start, 50-100 ms on some machines, which would hide a command's own cost
+ * behind a constant both sides pay), plus `extra`.
  */
-export function measuredRun(argv, scratch, env = {}, stdout = 'pipe') {
-  const rssFile = join(scratch, 'rss');
-  const started = performance.now();
-  const result = spawnSync(process.execPath, ['--import', join(here, 'rss.mjs'), ...argv], {
-    env: { ...process.env, SKILLHOST_BENCH_RSS_FILE: rssFile, NO_COLOR: '1', ...env },
+export function benchEnv(extra = {}) {
+  const env = { ...process.env, NO_COLOR: '1', ...extra };
+  delete env.NODE_EXTRA_CA_CERTS;
+  return env;
+}
+
+function spawnNode(argv, env, stdout) {
+  const result = spawnSync(process.execPath, argv, {
+    env,
     encoding: 'utf8',
     stdio: ['ignore', stdout, 'pipe'],
     maxBuffer: 512 * 1024 * 1024,
   });
-  const seconds = (performance.now() - started) / 1000;
   if (result.status !== 0) {
     throw new Error(
       `${argv.join(' ')} exited ${result.status}: ${result.stderr}${(result.stdout ?? '').slice(-2000)}`,
     );
   }
-  return { seconds, rssMiB: Number(readFileSync(rssFile, 'utf8')) / 1024 };
+}
+
+/**
+ * Runs `node ARGV...` in a fresh process and returns its wall time in seconds, nothing preloaded.
+ * `env` adds to the environment (see `benchEnv`). With `stdout` 'ignore' the output goes to
+ * /dev/null instead of a pipe held in memory here.
+ */
+export function timedRun(argv, env = {}, stdout = 'pipe') {
+  const started = performance.now();
+  spawnNode(argv, benchEnv(env), stdout);
+  return (performance.now() - started) / 1000;
+}
+
+/**
+ * Runs `node ARGV...` in a fresh process with a preload that reports its peak resident memory,
+ * in MiB (`scratch` holds the report). Kept apart from the timed runs: a preload starts Node's
+ * module loader for ES modules, which a CommonJS command would not otherwise load.
+ */
+export function memoryRun(argv, scratch, env = {}, stdout = 'pipe') {
+  const rssFile = join(scratch, 'rss');
+  spawnNode(
+    ['--import', join(here, 'rss.mjs'), ...argv],
+    benchEnv({ ...env, SKILLHOST_BENCH_RSS_FILE: rssFile }),
+    stdout,
+  );
+  return Number(readFileSync(rssFile, 'utf8')) / 1024;
+}
+
+/** A timed run, then a run for the peak memory: `{ seconds, rssMiB }`. */
+export function measuredRun(argv, scratch, env = {}, stdout = 'pipe') {
+  return { seconds: timedRun(argv, env, stdout), rssMiB: memoryRun(argv, scratch, env, stdout) };
 }

@@ -14,7 +14,7 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { option } from './common.mjs';
+import { benchEnv, option } from './common.mjs';
 import { generateTree } from './generate.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -37,12 +37,7 @@ if (!existsSync(floorIo)) throw new Error(`no I/O floor at ${floorIo} (give --fl
 const scratch = mkdtempSync(join(tmpdir(), 'skillhost-instructions-'));
 // One thread of ours too: a helper thread that reads ahead does the same work elsewhere (and its
 // start is work of its own); what it saves in time is `npm run bench`'s to show.
-const env = {
-  ...process.env,
-  SKILLHOST_HOME: join(scratch, 'home'),
-  NO_COLOR: '1',
-  SKILLHOST_THREADS: '1',
-};
+const env = benchEnv({ SKILLHOST_HOME: join(scratch, 'home'), SKILLHOST_THREADS: '1' });
 
 /**
  * The instructions a cold `node ARGV...` executes, in millions; with `oneThread`, V8's compiler

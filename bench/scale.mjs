@@ -4,6 +4,8 @@
 // and the ratio to floor-io. Two generated trees: the plain one and a rich one with the optional
 // fields real skills use. Then start-up over `node -e 0`, spawn to the MCP `initialize` answer
 // against the SDK's minimal server, `catalog --budget` against `list`, and `refresh()`.
+// Timed runs preload nothing; peak memory is measured in runs of its own. Every process gets
+// the same environment, less what only adds start-up work to both sides (common.mjs: benchEnv).
 //
 // Usage: npm run bench -- [--sizes 1000,10000,50000] [--trees plain,rich] [--rounds 5]
 //        [--quick] [--cache DIR] [--floor-io PATH] [--no-mcp] [--only scale,start,mcp,catalog,refresh]
@@ -15,7 +17,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'no
 import { loadavg, tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { measuredRun, median, option } from './common.mjs';
+import { benchEnv, median, memoryRun, option, timedRun } from './common.mjs';
 import { generateTree } from './generate.mjs';
 import { initializeTime } from './mcp-start.mjs';
 
@@ -31,6 +33,8 @@ const sizes = option(
   .map(Number);
 const trees = option('trees', 'plain,rich').split(',');
 const rounds = Number(option('rounds', quick ? '3' : '5'));
+// Peak memory moves little from run to run: fewer runs measure it.
+const memoryRounds = Math.min(rounds, 3);
 const only = new Set(option('only', 'scale,start,mcp,catalog,refresh').split(','));
 const cache = resolve(option('cache', join(tmpdir(), 'skillhost-bench-cache')));
 const floorIo = resolve(option('floor-io', join(root, '..', 'shared', 'bench', 'floor-io.mjs')));
@@ -39,7 +43,8 @@ const scratch = mkdtempSync(join(tmpdir(), 'skillhost-bench-'));
 const home = join(scratch, 'home');
 if (!existsSync(floorIo)) throw new Error(`no I/O floor at ${floorIo} (give --floor-io PATH)`);
 
-const run = (argv) => measuredRun(argv, scratch, { SKILLHOST_HOME: home }, 'ignore');
+const time = (argv) => timedRun(argv, { SKILLHOST_HOME: home }, 'ignore');
+const memory = (argv) => memoryRun(argv, scratch, { SKILLHOST_HOME: home }, 'ignore');
 const ms = (seconds) => Math.round(seconds * 1000).toLocaleString('en-US');
 const ratio = (value, floor) => `${(value / floor).toFixed(2)}×`;
 
@@ -48,6 +53,8 @@ console.log(
     .map((value) => value.toFixed(2))
     .join(' ')} at start)`,
 );
+if (process.env.NODE_EXTRA_CA_CERTS !== undefined)
+  console.log('NODE_EXTRA_CA_CERTS is unset in every measured process (see benchEnv).');
 
 for (const kind of only.has('scale') ? trees : []) {
   console.log('');
@@ -70,18 +77,23 @@ for (const kind of only.has('scale') ? trees : []) {
       ['list (warm index)', [bin, 'list', '--json', ...sources, '--cache-dir', cacheDir]],
       ['catalog (cold)', [bin, 'catalog', ...sources, '--no-cache']],
     ];
-    for (const [, argv] of measures) run(argv);
+    for (const [, argv] of measures) time(argv);
     const samples = new Map(measures.map(([label]) => [label, []]));
     for (let round = 0; round < rounds; round += 1) {
-      for (const [label, argv] of measures) samples.get(label).push(run(argv));
+      for (const [label, argv] of measures) samples.get(label).push(time(argv));
     }
-    const seconds = (label) => median(samples.get(label).map((sample) => sample.seconds));
-    const memory = (label) => median(samples.get(label).map((sample) => sample.rssMiB));
+    // Peak memory in runs of its own (its preload would add to a timed run's start).
+    const peaks = new Map(measures.map(([label]) => [label, []]));
+    for (let round = 0; round < memoryRounds; round += 1) {
+      for (const [label, argv] of measures) peaks.get(label).push(memory(argv));
+    }
+    const seconds = (label) => median(samples.get(label));
+    const peak = (label) => median(peaks.get(label));
     const floor = seconds('floor-io');
-    const floorMemory = memory('floor-io');
+    const floorMemory = peak('floor-io');
     for (const [label] of measures.slice(2)) {
       console.log(
-        `| ${size.toLocaleString('en-US')} | ${label} | ${ms(seconds(label))} | ${ms(floor)} | ${ratio(seconds(label), floor)} | ${ms(seconds('old floor'))} | ${memory(label).toFixed(1)} | ${floorMemory.toFixed(1)} | ${ratio(memory(label), floorMemory)} |`,
+        `| ${size.toLocaleString('en-US')} | ${label} | ${ms(seconds(label))} | ${ms(floor)} | ${ratio(seconds(label), floor)} | ${ms(seconds('old floor'))} | ${peak(label).toFixed(1)} | ${floorMemory.toFixed(1)} | ${ratio(peak(label), floorMemory)} |`,
       );
     }
   }
@@ -94,7 +106,7 @@ if (only.has('start')) {
   const time = (argv) => {
     const started = performance.now();
     const result = spawnSync(process.execPath, argv, {
-      env: { ...process.env, SKILLHOST_HOME: home },
+      env: benchEnv({ SKILLHOST_HOME: home }),
       stdio: 'ignore',
     });
     if (result.status !== 0) throw new Error(`${argv.join(' ')} exited ${result.status}`);
@@ -159,12 +171,12 @@ if (only.has('catalog')) {
   const sources = ['--no-default-sources', '--skills', small, '--no-cache'];
   const listArgs = [bin, 'list', ...sources];
   const catalogArgs = [bin, 'catalog', '--budget', '8000', ...sources];
-  run(listArgs);
-  run(catalogArgs);
+  time(listArgs);
+  time(catalogArgs);
   const times = { list: [], catalog: [] };
   for (let round = 0; round < rounds * 2; round += 1) {
-    times.list.push(run(listArgs).seconds);
-    times.catalog.push(run(catalogArgs).seconds);
+    times.list.push(time(listArgs));
+    times.catalog.push(time(catalogArgs));
   }
   console.log('');
   console.log(
