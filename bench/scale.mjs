@@ -12,12 +12,11 @@
 // --only runs the named parts alone (default: all of them).
 // --quick (or SKILLHOST_BENCH_QUICK=1) is 1,000 and 10,000 skills, 3 rounds. Trees are generated
 // once into DIR (default: skillhost-bench-cache in the system's temporary folder) and reused.
-import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { benchEnv, median, memoryRun, option, timedRun } from './common.mjs';
+import { median, memoryRun, option, timedRun } from './common.mjs';
 import { generateTree } from './generate.mjs';
 import { initializeTime } from './mcp-start.mjs';
 
@@ -103,15 +102,6 @@ for (const kind of only.has('scale') ? trees : []) {
 if (only.has('start')) {
   const one = generateTree(cache, 1, 'plain');
   const startRounds = rounds * 12;
-  const time = (argv) => {
-    const started = performance.now();
-    const result = spawnSync(process.execPath, argv, {
-      env: benchEnv({ SKILLHOST_HOME: home }),
-      stdio: 'ignore',
-    });
-    if (result.status !== 0) throw new Error(`${argv.join(' ')} exited ${result.status}`);
-    return performance.now() - started;
-  };
   const startups = [
     ['node -e 0', ['-e', '0']],
     ['skillhost --version', [bin, '--version']],
@@ -123,7 +113,7 @@ if (only.has('start')) {
   const times = new Map(startups.map(([label]) => [label, []]));
   for (let round = 0; round <= startRounds; round += 1) {
     for (const [label, argv] of startups) {
-      const took = time(argv);
+      const took = time(argv) * 1000;
       if (round > 0) times.get(label).push(took);
     }
   }

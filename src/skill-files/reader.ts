@@ -135,7 +135,11 @@ export function readSkillFile(
   }
   const bytes = read.partial ? lastCompleteLine(read.bytes) : read.bytes;
   // Known before the bytes may be reused: a body of plain text needs no character check.
-  const plainText = options.level === 'full' && options.checkBody !== false && isPlainText(bytes);
+  const plainText =
+    options.level === 'full' &&
+    options.checkBody !== false &&
+    options.checkFields !== false &&
+    isPlainText(bytes);
   const decoded = decodeSkillText(bytes, file);
   for (const diagnostic of decoded.diagnostics) diagnostics.push(diagnostic);
   if (decoded.text === undefined) return finish(undefined, read.status);
