@@ -1,5 +1,5 @@
 // Helpers every benchmark shares: command-line options, the median, and a measured run of a
-// cold process (wall time and peak memory, reported by the rss.mjs preload).
+// cold process (wall time; peak memory and CPU time, reported by the rss.mjs preload).
 import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -58,18 +58,25 @@ export function timedRun(argv, env = {}, stdout = 'pipe') {
 }
 
 /**
- * Runs `node ARGV...` in a fresh process with a preload that reports its peak resident memory,
- * in MiB (`scratch` holds the report). Kept apart from the timed runs: a preload starts Node's
- * module loader for ES modules, which a CommonJS command would not otherwise load.
+ * Runs `node ARGV...` in a fresh process with a preload that reports its peak resident memory in
+ * MiB and the CPU time of all its threads in seconds (`scratch` holds the report): `{ rssMiB,
+ * cpuSeconds }`. Kept apart from the timed runs: a preload starts Node's module loader for ES
+ * modules, which a CommonJS command would not otherwise load.
  */
-export function memoryRun(argv, scratch, env = {}, stdout = 'pipe') {
-  const rssFile = join(scratch, 'rss');
+export function usageRun(argv, scratch, env = {}, stdout = 'pipe') {
+  const reportFile = join(scratch, 'rss');
   spawnNode(
     ['--import', join(here, 'rss.mjs'), ...argv],
-    benchEnv({ ...env, SKILLHOST_BENCH_RSS_FILE: rssFile }),
+    benchEnv({ ...env, SKILLHOST_BENCH_RSS_FILE: reportFile }),
     stdout,
   );
-  return Number(readFileSync(rssFile, 'utf8')) / 1024;
+  const [rssKiB, cpuMicroseconds] = readFileSync(reportFile, 'utf8').trim().split(' ').map(Number);
+  return { rssMiB: rssKiB / 1024, cpuSeconds: cpuMicroseconds / 1e6 };
+}
+
+/** The peak resident memory of `node ARGV...` in MiB (see `usageRun`). */
+export function memoryRun(argv, scratch, env = {}, stdout = 'pipe') {
+  return usageRun(argv, scratch, env, stdout).rssMiB;
 }
 
 /** A timed run, then a run for the peak memory: `{ seconds, rssMiB }`. */

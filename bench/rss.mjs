@@ -1,7 +1,10 @@
-// Preloaded into benchmarked processes: reports peak resident memory on exit.
+// Preloaded into benchmarked processes: reports, on exit, peak resident memory (KiB) and the CPU
+// time of every thread of the process (user and system, microseconds).
 import { writeFileSync } from 'node:fs';
 
 const target = process.env.SKILLHOST_BENCH_RSS_FILE;
 process.on('exit', () => {
-  if (target !== undefined) writeFileSync(target, `${process.resourceUsage().maxRSS}\n`);
+  if (target === undefined) return;
+  const usage = process.resourceUsage();
+  writeFileSync(target, `${usage.maxRSS} ${usage.userCPUTime + usage.systemCPUTime}\n`);
 });

@@ -4,8 +4,9 @@
 // and the ratio to floor-io. Two generated trees: the plain one and a rich one with the optional
 // fields real skills use. Then start-up over `node -e 0`, spawn to the MCP `initialize` answer
 // against the SDK's minimal server, `catalog --budget` against `list`, and `refresh()`.
-// Timed runs preload nothing; peak memory is measured in runs of its own. Every process gets
-// the same environment, less what only adds start-up work to both sides (common.mjs: benchEnv).
+// Timed runs preload nothing; peak memory and the CPU time of all threads are measured in runs of
+// their own. Every process gets the same environment, less what only adds start-up work to both
+// sides (common.mjs: benchEnv).
 //
 // Usage: npm run bench -- [--sizes 1000,10000,50000] [--trees plain,rich] [--rounds 5]
 //        [--quick] [--cache DIR] [--floor-io PATH] [--no-mcp] [--only scale,start,mcp,catalog,refresh]
@@ -16,7 +17,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'no
 import { loadavg, tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { median, memoryRun, option, timedRun } from './common.mjs';
+import { median, option, timedRun, usageRun } from './common.mjs';
 import { generateTree } from './generate.mjs';
 import { initializeTime } from './mcp-start.mjs';
 
@@ -32,7 +33,7 @@ const sizes = option(
   .map(Number);
 const trees = option('trees', 'plain,rich').split(',');
 const rounds = Number(option('rounds', quick ? '3' : '5'));
-// Peak memory moves little from run to run: fewer runs measure it.
+// Peak memory and CPU time move little from run to run: fewer runs measure them.
 const memoryRounds = Math.min(rounds, 3);
 const only = new Set(option('only', 'scale,start,mcp,catalog,refresh').split(','));
 const cache = resolve(option('cache', join(tmpdir(), 'skillhost-bench-cache')));
@@ -43,7 +44,7 @@ const home = join(scratch, 'home');
 if (!existsSync(floorIo)) throw new Error(`no I/O floor at ${floorIo} (give --floor-io PATH)`);
 
 const time = (argv) => timedRun(argv, { SKILLHOST_HOME: home }, 'ignore');
-const memory = (argv) => memoryRun(argv, scratch, { SKILLHOST_HOME: home }, 'ignore');
+const usage = (argv) => usageRun(argv, scratch, { SKILLHOST_HOME: home }, 'ignore');
 const ms = (seconds) => Math.round(seconds * 1000).toLocaleString('en-US');
 const ratio = (value, floor) => `${(value / floor).toFixed(2)}×`;
 
@@ -60,9 +61,11 @@ for (const kind of only.has('scale') ? trees : []) {
   console.log(`### ${kind} tree`);
   console.log('');
   console.log(
-    '| skills | measure | ms | floor-io ms | ratio | old floor ms | peak MiB | floor-io MiB | memory ratio |',
+    '| skills | measure | ms | floor-io ms | ratio | old floor ms | peak MiB | floor-io MiB | memory ratio | CPU ms | floor-io CPU ms | CPU ratio |',
   );
-  console.log('| ---: | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |');
+  console.log(
+    '| ---: | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
+  );
   for (const size of sizes) {
     const tree = generateTree(cache, size, kind);
     const sources = ['--no-default-sources', '--skills', tree];
@@ -81,18 +84,26 @@ for (const kind of only.has('scale') ? trees : []) {
     for (let round = 0; round < rounds; round += 1) {
       for (const [label, argv] of measures) samples.get(label).push(time(argv));
     }
-    // Peak memory in runs of its own (its preload would add to a timed run's start).
+    // Peak memory and CPU time in runs of their own (the preload would add to a timed run's
+    // start). CPU time is every thread's: on a machine of few cores it bounds the wall time.
     const peaks = new Map(measures.map(([label]) => [label, []]));
+    const cpu = new Map(measures.map(([label]) => [label, []]));
     for (let round = 0; round < memoryRounds; round += 1) {
-      for (const [label, argv] of measures) peaks.get(label).push(memory(argv));
+      for (const [label, argv] of measures) {
+        const used = usage(argv);
+        peaks.get(label).push(used.rssMiB);
+        cpu.get(label).push(used.cpuSeconds);
+      }
     }
     const seconds = (label) => median(samples.get(label));
     const peak = (label) => median(peaks.get(label));
+    const cpuSeconds = (label) => median(cpu.get(label));
     const floor = seconds('floor-io');
     const floorMemory = peak('floor-io');
+    const floorCpu = cpuSeconds('floor-io');
     for (const [label] of measures.slice(2)) {
       console.log(
-        `| ${size.toLocaleString('en-US')} | ${label} | ${ms(seconds(label))} | ${ms(floor)} | ${ratio(seconds(label), floor)} | ${ms(seconds('old floor'))} | ${peak(label).toFixed(1)} | ${floorMemory.toFixed(1)} | ${ratio(peak(label), floorMemory)} |`,
+        `| ${size.toLocaleString('en-US')} | ${label} | ${ms(seconds(label))} | ${ms(floor)} | ${ratio(seconds(label), floor)} | ${ms(seconds('old floor'))} | ${peak(label).toFixed(1)} | ${floorMemory.toFixed(1)} | ${ratio(peak(label), floorMemory)} | ${ms(cpuSeconds(label))} | ${ms(floorCpu)} | ${ratio(cpuSeconds(label), floorCpu)} |`,
       );
     }
   }
