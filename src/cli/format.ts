@@ -193,7 +193,7 @@ export function jsonReportWriter(write: (text: string) => void): {
       items.add(resultJson(result));
       if (count === 0) write('{\n  "results": [\n    ');
       count += 1;
-      if (items.full) write(items.take());
+      if (items.full) items.take(write);
     },
     end: (report) => {
       const rest = JSON.stringify(
@@ -206,9 +206,8 @@ export function jsonReportWriter(write: (text: string) => void): {
         null,
         2,
       );
-      write(
-        `${items.take()}${count === 0 ? '{\n  "results": [],\n' : '\n  ],\n'}${rest.slice(2)}\n`,
-      );
+      items.take(write);
+      write(`${count === 0 ? '{\n  "results": [],\n' : '\n  ],\n'}${rest.slice(2)}\n`);
     },
   };
 }

@@ -5,15 +5,17 @@ const SUFFIX = '\n  ]\n}';
 
 /**
  * The items of a JSON list two levels deep in a document (`{ "key": [ ... ] }`) as
- * `JSON.stringify(document, null, 2)` writes them, streamed: `add` items in order, `take` the
- * text written so far (items separated by `,\n    `, the first preceded by nothing). Items are
- * stringified a hundred at a time, inside a list of their own: one indented stringify per batch
- * instead of one per item and a pass over its text to indent it again.
+ * `JSON.stringify(document, null, 2)` writes them, streamed: `add` items in order, `take` writes
+ * the text of those added since (items separated by `,\n    `, the first preceded by nothing).
+ * Items are stringified a hundred at a time, inside a list of their own: one indented stringify
+ * per batch instead of one per item and a pass over its text to indent it again. The separator
+ * is written apart from the batch's text, which is written as the stringifier made it (a part of
+ * it, not a copy): a large output is never copied again to be joined.
  */
 export function jsonItems(): {
   add(item: unknown): void;
-  /** The text of the items added since the last `take`, or '' when there are none. */
-  take(): string;
+  /** Writes the text of the items added since the last `take`, if any. */
+  take(write: (text: string) => void): void;
   /** Whether `take` has something now that it is worth writing out. */
   readonly full: boolean;
 } {
@@ -23,14 +25,13 @@ export function jsonItems(): {
     add: (item) => {
       batch.push(item);
     },
-    take: () => {
-      if (batch.length === 0) return '';
+    take: (write) => {
+      if (batch.length === 0) return;
       const text = JSON.stringify({ items: batch }, null, 2);
       batch = [];
-      const items = text.slice(PREFIX.length, text.length - SUFFIX.length);
-      const first = !wrote;
+      if (wrote) write(',\n    ');
       wrote = true;
-      return first ? items : `,\n    ${items}`;
+      write(text.slice(PREFIX.length, text.length - SUFFIX.length));
     },
     get full() {
       return batch.length >= BATCH;

@@ -5,11 +5,14 @@ import { jsonItems, jsonString } from '../../src/cli/json-items.js';
 function streamed(values: readonly unknown[], takeEvery: boolean): string {
   const items = jsonItems();
   let text = `{\n  "results": [${values.length === 0 ? '' : '\n    '}`;
+  const write = (piece: string) => {
+    text += piece;
+  };
   for (const value of values) {
     items.add(value);
-    if (takeEvery || items.full) text += items.take();
+    if (takeEvery || items.full) items.take(write);
   }
-  text += items.take();
+  items.take(write);
   return `${text}${values.length === 0 ? '' : '\n  '}]\n}`;
 }
 
@@ -34,9 +37,17 @@ describe('jsonItems', () => {
     expect(items.full).toBe(false);
     items.add(99);
     expect(items.full).toBe(true);
-    expect(items.take().split(',')).toHaveLength(100);
+    const pieces: string[] = [];
+    items.take((piece) => pieces.push(piece));
+    expect(pieces).toHaveLength(1);
+    expect(pieces[0]?.split(',')).toHaveLength(100);
     expect(items.full).toBe(false);
-    expect(items.take()).toBe('');
+    items.take((piece) => pieces.push(piece));
+    expect(pieces).toHaveLength(1);
+    // A later batch is written after its separator, each a write of its own.
+    items.add(100);
+    items.take((piece) => pieces.push(piece));
+    expect(pieces.slice(1)).toEqual([',\n    ', '100']);
   });
 });
 
