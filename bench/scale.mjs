@@ -34,7 +34,7 @@ const sizes = option(
 const trees = option('trees', 'plain,rich').split(',');
 const rounds = Number(option('rounds', quick ? '3' : '5'));
 // Peak memory and CPU time move little from run to run: fewer runs measure them.
-const memoryRounds = Math.min(rounds, 3);
+const usageRounds = Math.min(rounds, 3);
 const only = new Set(option('only', 'scale,start,mcp,catalog,refresh').split(','));
 const cache = resolve(option('cache', join(tmpdir(), 'skillhost-bench-cache')));
 const floorIo = resolve(option('floor-io', join(root, '..', 'shared', 'bench', 'floor-io.mjs')));
@@ -88,7 +88,7 @@ for (const kind of only.has('scale') ? trees : []) {
     // start). CPU time is every thread's: on a machine of few cores it bounds the wall time.
     const peaks = new Map(measures.map(([label]) => [label, []]));
     const cpu = new Map(measures.map(([label]) => [label, []]));
-    for (let round = 0; round < memoryRounds; round += 1) {
+    for (let round = 0; round < usageRounds; round += 1) {
       for (const [label, argv] of measures) {
         const used = usage(argv);
         peaks.get(label).push(used.rssMiB);
