@@ -23,11 +23,11 @@ export {
 } from './agents/models.js';
 export { MODEL_PRICES, type ModelPrice, modelCost, modelPrice } from './agents/prices.js';
 export {
-  isRotatedLogName,
+  nextRotatedLogName,
   openHeads,
   ROTATION_SESSION,
-  rotatedLogName,
   rotationLine,
+  sortRotatedLogNames,
 } from './audit/rotation.js';
 export { AuditTrail } from './audit/trail.js';
 export type { CompactionOutcome } from './context/compact.js';

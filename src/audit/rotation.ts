@@ -20,7 +20,7 @@ export const ROTATION_SESSION = 'log';
 
 type Hasher = (bytes: Uint8Array) => string;
 
-const STAMP = /^\d{8}T\d{9}Z(?:-\d+)?$/;
+const STAMP = /^(\d{8}T\d{9}Z)(?:-(\d+))?$/;
 
 function nameParts(name: string): { readonly stem: string; readonly extension: string } {
   const dot = name.lastIndexOf('.');
@@ -29,22 +29,75 @@ function nameParts(name: string): { readonly stem: string; readonly extension: s
     : { stem: name.slice(0, dot), extension: name.slice(dot) };
 }
 
+/** The time of a rotation as its log's name holds it: 20260501T102233123Z. */
+function stampOf(date: Date): string {
+  return date.toISOString().replace(/[-:.]/g, '');
+}
+
 /**
  * The name a log named `current` is rotated to at `date`: `audit.jsonl` becomes
- * `audit.20260501T102233123Z.jsonl` (`-2`, `-3` … after the time when that one exists), so
- * that the rotated logs sort by time.
+ * `audit.20260501T102233123Z.jsonl`, with `-2`, `-3` … for later rotations in the same
+ * millisecond (see `nextRotatedLogName`), so that the rotated logs sort by time.
  */
 export function rotatedLogName(current: string, date: Date, counter = 1): string {
   const { stem, extension } = nameParts(current);
-  const stamp = date.toISOString().replace(/[-:.]/g, '');
-  return `${stem}.${stamp}${counter > 1 ? `-${counter}` : ''}${extension}`;
+  return `${stem}.${stampOf(date)}${counter > 1 ? `-${counter}` : ''}${extension}`;
+}
+
+/**
+ * The name the log named `current` is rotated to at `date`, the file names of its folder being
+ * `names`: a counter past that of every rotated log of the same millisecond, so that the newest
+ * sorts last even when older ones of that millisecond were pruned (the first free name would be
+ * one of theirs, sorting first).
+ */
+export function nextRotatedLogName(current: string, date: Date, names: readonly string[]): string {
+  const stamp = stampOf(date);
+  let counter = 0;
+  for (const name of names) {
+    const rotation = rotationOf(current, name);
+    if (rotation !== undefined && rotation.stamp === stamp && rotation.counter > counter)
+      counter = rotation.counter;
+  }
+  return rotatedLogName(current, date, counter + 1);
+}
+
+/** The time and counter in the name of a rotated log of `current`; undefined for another name. */
+function rotationOf(
+  current: string,
+  candidate: string,
+): { readonly stamp: string; readonly counter: number } | undefined {
+  const { stem, extension } = nameParts(current);
+  if (!candidate.startsWith(`${stem}.`) || !candidate.endsWith(extension)) return undefined;
+  const match = STAMP.exec(candidate.slice(stem.length + 1, candidate.length - extension.length));
+  if (match === null) return undefined;
+  return { stamp: match[1] as string, counter: match[2] === undefined ? 1 : Number(match[2]) };
 }
 
 /** Whether `candidate` (a file name) is a rotated log of the log named `current`. */
 export function isRotatedLogName(current: string, candidate: string): boolean {
-  const { stem, extension } = nameParts(current);
-  if (!candidate.startsWith(`${stem}.`) || !candidate.endsWith(extension)) return false;
-  return STAMP.test(candidate.slice(stem.length + 1, candidate.length - extension.length));
+  return rotationOf(current, candidate) !== undefined;
+}
+
+/**
+ * The rotated logs of the log named `current` among `names`, oldest first: by the time in
+ * their names, then by the counter of rotations made in the same millisecond (none, `-2`, …,
+ * `-10`). Sorted as text, `audit.…123Z-2.jsonl` would come before `audit.…123Z.jsonl`, and a
+ * log rotated twice in one millisecond would seem out of order (and the newer one pruned).
+ */
+export function sortRotatedLogNames(current: string, names: readonly string[]): string[] {
+  const rotated: Array<{
+    readonly name: string;
+    readonly stamp: string;
+    readonly counter: number;
+  }> = [];
+  for (const name of names) {
+    const rotation = rotationOf(current, name);
+    if (rotation !== undefined) rotated.push({ name, ...rotation });
+  }
+  rotated.sort((a, b) =>
+    a.stamp !== b.stamp ? (a.stamp < b.stamp ? -1 : 1) : a.counter - b.counter,
+  );
+  return rotated.map((log) => log.name);
 }
 const encoder = new TextEncoder();
 

@@ -15,23 +15,24 @@ import {
 } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { type AuditSink, countSkillUsage, parseAuditLog, type RecordedUsage } from '../core.js';
-import { isRotatedLogName, rotatedLogName, rotationLine } from '../internal.js';
+import { nextRotatedLogName, rotationLine, sortRotatedLogNames } from '../internal.js';
 import { type JsonlSinkOptions, openJsonlAuditSink } from './audit-sink.js';
 import { sha256 } from './hash.js';
 
-/** The rotated logs of `path`, oldest first (their names sort by time). */
-export function rotatedAuditLogs(path: string): string[] {
-  let names: string[];
+/** The names in `folder`, none when it cannot be listed. */
+function folderNames(folder: string): string[] {
   try {
-    names = readdirSync(dirname(path));
+    return readdirSync(folder);
   } catch {
     return [];
   }
-  const current = basename(path);
-  return names
-    .filter((name) => isRotatedLogName(current, name))
-    .sort()
-    .map((name) => join(dirname(path), name));
+}
+
+/** The rotated logs of `path`, oldest first (by the time and counter in their names). */
+export function rotatedAuditLogs(path: string): string[] {
+  return sortRotatedLogNames(basename(path), folderNames(dirname(path))).map((name) =>
+    join(dirname(path), name),
+  );
 }
 
 /** Every file of the log at `path`, oldest first: the rotated ones, then the current one if it exists. */
@@ -77,9 +78,12 @@ export function rotateAuditLog(path: string, keep: number, now: Date): boolean {
   if (!takeLock(lock, now)) return false;
   try {
     const text = readFileSync(path, 'utf8');
-    let target = join(dirname(path), rotatedLogName(basename(path), now));
-    for (let index = 2; existsSync(target); index += 1)
-      target = join(dirname(path), rotatedLogName(basename(path), now, index));
+    const folder = dirname(path);
+    const current = basename(path);
+    let target = join(folder, nextRotatedLogName(current, now, folderNames(folder)));
+    // Nobody else rotates while the lock is held; a name taken all the same is passed over.
+    while (existsSync(target))
+      target = join(folder, nextRotatedLogName(current, now, [basename(target)]));
     const header = rotationLine(text, now.toISOString(), sha256);
     renameSync(path, target);
     const descriptor = openSync(

@@ -8,7 +8,11 @@ import {
 } from 'node:fs';
 import { basename, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { type AuditLogFile, verifyAuditFiles } from '../../src/audit/rotation.js';
+import {
+  type AuditLogFile,
+  sortRotatedLogNames,
+  verifyAuditFiles,
+} from '../../src/audit/rotation.js';
 import { AuditTrail } from '../../src/audit/trail.js';
 import { auditLogFiles, createJsonlAuditSink, pruneAuditLogs } from '../../src/node/audit-files.js';
 import { sha256 } from '../../src/node/hash.js';
@@ -27,9 +31,15 @@ function ticking(start = Date.UTC(2026, 0, 1)) {
 /** Writes `sessions` sessions of `records` reads each into a log that rotates past `maxBytes`. */
 function writeLog(
   path: string,
-  options: { maxBytes: number; keep: number; sessions: number; records: number },
+  options: {
+    maxBytes: number;
+    keep: number;
+    sessions: number;
+    records: number;
+    now?: () => Date;
+  },
 ) {
-  const now = ticking();
+  const now = options.now ?? ticking();
   const sink = createJsonlAuditSink(path, {
     maxBytes: options.maxBytes,
     keep: options.keep,
@@ -81,6 +91,45 @@ describe('audit log rotation', () => {
       continued: true,
       ended: true,
     });
+  });
+
+  it('orders logs rotated in the same millisecond by their counter', () => {
+    const stamp = '20260101T000000000Z';
+    expect(
+      sortRotatedLogNames('audit.jsonl', [
+        `audit.${stamp}-2.jsonl`,
+        'audit.jsonl',
+        'notes.txt',
+        `audit.${stamp}.jsonl`,
+        `audit.${stamp}-10.jsonl`,
+        'audit.20251231T235959999Z.jsonl',
+        `audit.${stamp}-9.jsonl`,
+        `audit.${stamp}-x.jsonl`,
+      ]),
+    ).toEqual([
+      'audit.20251231T235959999Z.jsonl',
+      `audit.${stamp}.jsonl`,
+      `audit.${stamp}-2.jsonl`,
+      `audit.${stamp}-9.jsonl`,
+      `audit.${stamp}-10.jsonl`,
+    ]);
+
+    // Every rotation in one millisecond: the chain still verifies, and the newest are kept.
+    const folder = tempDir();
+    const path = join(folder, 'audit.jsonl');
+    const frozen = new Date(Date.UTC(2026, 0, 1));
+    writeLog(path, { maxBytes: 2048, keep: 4, sessions: 12, records: 4, now: () => frozen });
+    const rotated = auditLogFiles(path)
+      .slice(0, -1)
+      .map((file) => basename(file));
+    expect(rotated).toHaveLength(4);
+    expect(rotated.every((name) => name.startsWith(`audit.${stamp}-`))).toBe(true);
+    const verdict = verifyAuditFiles(files(path), sha256);
+    expect(verdict.problems).toEqual([]);
+    expect(verdict.intact).toBe(true);
+    const counters = rotated.map((name) => Number(/-(\d+)\.jsonl$/.exec(name)?.[1]));
+    expect(counters).toEqual([...counters].sort((a, b) => a - b));
+    expect(Math.min(...counters)).toBeGreaterThan(2);
   });
 
   it('shows a rotated log altered, taken out of the middle, or put back in another order', () => {

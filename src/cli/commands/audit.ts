@@ -1,4 +1,4 @@
-import { AuditTrail, isRotatedLogName } from '../../internal.js';
+import { AuditTrail, sortRotatedLogNames } from '../../internal.js';
 import {
   type AuditLogFile,
   type AuditRecord,
@@ -19,11 +19,10 @@ export function logFiles(path: string, deps: CliDeps): string[] {
   const listing = deps.fs.listDirectory(folder);
   const current = baseName(path);
   const rotated = listing.ok
-    ? listing.entries
-        .filter((entry) => entry.kind === 'file' && isRotatedLogName(current, entry.name))
-        .map((entry) => entry.name)
-        .sort()
-        .map((name) => joinPath(folder, name))
+    ? sortRotatedLogNames(
+        current,
+        listing.entries.filter((entry) => entry.kind === 'file').map((entry) => entry.name),
+      ).map((name) => joinPath(folder, name))
     : [];
   return [...rotated, path];
 }
