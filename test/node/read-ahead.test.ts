@@ -99,15 +99,23 @@ describe('reading skill files ahead on a helper thread', () => {
       // The helper fills its slots, then waits for the walk to take them.
       await settled(ahead, readAhead.SLOTS - 1);
       expect(ahead.settled()).toBeGreaterThanOrEqual(readAhead.SLOTS - 1);
-      for (const name of names) {
+      let early = 0;
+      for (const [index, name] of names.entries()) {
         const path = join(base, name);
         const given = ahead.take(path, 'SKILL.md', options);
-        const expected = plain(direct.readFileWithin(path, 'SKILL.md', options));
-        if (given !== undefined) expect(plain(given), name).toEqual(expected);
+        const read = direct.readFileWithin(path, 'SKILL.md', options);
+        if (given !== undefined) expect(plain(given), name).toEqual(plain(read));
+        // What the helper had read before the walk began is handed over, whenever it fits a
+        // slot; what it could not hand over whole (a failed read, a file larger than a slot) is
+        // read here. How much more it reads while the walk goes on is a matter of timing.
+        if (index < readAhead.SLOTS - 1) {
+          const fits = read.ok && read.bytes.length <= readAhead.SLOT_BYTES;
+          expect(given !== undefined, name).toBe(fits);
+          if (fits) early += 1;
+        }
       }
-      // The plain files and the link inside came from the helper (three in ten); what it could
-      // not hand over whole (a failed read, a file larger than a slot) was read here.
-      expect(ahead.served).toBeGreaterThan(names.length / 4);
+      expect(early).toBeGreaterThan(readAhead.SLOTS / 4);
+      expect(ahead.served).toBeGreaterThanOrEqual(early);
       expect(ahead.served).toBeLessThan(names.length);
       ahead.stop();
       expect(ahead.take(join(base, names[0] as string), 'SKILL.md', options)).toBeUndefined();
