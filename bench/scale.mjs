@@ -3,13 +3,15 @@
 // the same rounds as the commands, alternating, each in a cold process; the tables print medians
 // and the ratio to floor-io. Two generated trees: the plain one and a rich one with the optional
 // fields real skills use. Then start-up over `node -e 0`, spawn to the MCP `initialize` answer
-// against the SDK's minimal server, `catalog --budget` against `list`, and `refresh()`.
+// against the SDK's minimal server, `catalog --budget` against `list`, reading ahead against one
+// thread, and `refresh()`.
 // Timed runs preload nothing; peak memory and the CPU time of all threads are measured in runs of
 // their own. Every process gets the same environment, less what only adds start-up work to both
 // sides (common.mjs: benchEnv).
 //
 // Usage: npm run bench -- [--sizes 1000,10000,50000] [--trees plain,rich] [--rounds 5]
-//        [--quick] [--cache DIR] [--floor-io PATH] [--no-mcp] [--only scale,start,mcp,catalog,refresh]
+//        [--quick] [--cache DIR] [--floor-io PATH] [--no-mcp]
+//        [--only scale,start,mcp,catalog,threads,refresh]
 // --only runs the named parts alone (default: all of them).
 // --quick (or SKILLHOST_BENCH_QUICK=1) is 1,000 and 10,000 skills, 3 rounds. Trees are generated
 // once into DIR (default: skillhost-bench-cache in the system's temporary folder) and reused.
@@ -35,7 +37,7 @@ const trees = option('trees', 'plain,rich').split(',');
 const rounds = Number(option('rounds', quick ? '3' : '5'));
 // Peak memory and CPU time move little from run to run: fewer runs measure them.
 const usageRounds = Math.min(rounds, 3);
-const only = new Set(option('only', 'scale,start,mcp,catalog,refresh').split(','));
+const only = new Set(option('only', 'scale,start,mcp,catalog,threads,refresh').split(','));
 const cache = resolve(option('cache', join(tmpdir(), 'skillhost-bench-cache')));
 const floorIo = resolve(option('floor-io', join(root, '..', 'shared', 'bench', 'floor-io.mjs')));
 const bin = join(root, 'dist', 'cli', 'bin.js');
@@ -183,6 +185,57 @@ if (only.has('catalog')) {
   console.log(
     `100 skills, cold: list ${ms(median(times.list))} ms, catalog --budget 8000 ${ms(median(times.catalog))} ms (${ratio(median(times.catalog), median(times.list))} of list)`,
   );
+}
+
+// Reading ahead on a second thread against one thread (SKILLHOST_THREADS=1): whether it pays
+// depends on the machine (its cores, and how its reads compare with its parsing). Paired cold
+// runs, the two taking turns in either order; the ratio is the median of each pair's.
+if (only.has('threads')) {
+  const plainSize = Math.max(...sizes.filter((value) => value <= 10_000), 1);
+  const richSize = Math.max(...sizes);
+  const plain = generateTree(cache, plainSize, 'plain');
+  const rich = generateTree(cache, richSize, 'rich');
+  const cases = [
+    [plainSize, 'validate --json', [bin, 'validate', '--json', plain]],
+    [plainSize, 'to-prompt', [bin, 'to-prompt', plain]],
+    [
+      plainSize,
+      'list (cold, no index)',
+      [bin, 'list', '--json', '--no-default-sources', '--skills', plain, '--no-cache'],
+    ],
+    [
+      richSize,
+      'list (cold, no index), rich',
+      [bin, 'list', '--json', '--no-default-sources', '--skills', rich, '--no-cache'],
+    ],
+  ];
+  const one = { SKILLHOST_HOME: home, SKILLHOST_THREADS: '1' };
+  console.log('');
+  console.log(`### Reading ahead against one thread (${rounds * 2} pairs of cold runs)`);
+  console.log('');
+  console.log(
+    '| skills | measure | reading ahead ms | one thread ms | one thread / reading ahead |',
+  );
+  console.log('| ---: | --- | ---: | ---: | ---: |');
+  for (const [size, label, argv] of cases) {
+    time(argv);
+    timedRun(argv, one, 'ignore');
+    const ahead = [];
+    const alone = [];
+    for (let round = 0; round < rounds * 2; round += 1) {
+      if (round % 2 === 0) {
+        ahead.push(time(argv));
+        alone.push(timedRun(argv, one, 'ignore'));
+      } else {
+        alone.push(timedRun(argv, one, 'ignore'));
+        ahead.push(time(argv));
+      }
+    }
+    const paired = median(alone.map((value, round) => value / ahead[round]));
+    console.log(
+      `| ${size.toLocaleString('en-US')} | ${label} | ${ms(median(ahead))} | ${ms(median(alone))} | ${paired.toFixed(2)}× |`,
+    );
+  }
 }
 
 // refresh() after one changed file, in process, at 10,000 skills (or the largest size below).
