@@ -73,11 +73,6 @@ function rotationOf(
   return { stamp: match[1] as string, counter: match[2] === undefined ? 1 : Number(match[2]) };
 }
 
-/** Whether `candidate` (a file name) is a rotated log of the log named `current`. */
-export function isRotatedLogName(current: string, candidate: string): boolean {
-  return rotationOf(current, candidate) !== undefined;
-}
-
 /**
  * The rotated logs of the log named `current` among `names`, oldest first: by the time in
  * their names, then by the counter of rotations made in the same millisecond (none, `-2`, …,
