@@ -39,7 +39,7 @@ function stampOf(date: Date): string {
  * `audit.20260501T102233123Z.jsonl`, with `-2`, `-3` … for later rotations in the same
  * millisecond (see `nextRotatedLogName`), so that the rotated logs sort by time.
  */
-export function rotatedLogName(current: string, date: Date, counter = 1): string {
+function rotatedLogName(current: string, date: Date, counter = 1): string {
   const { stem, extension } = nameParts(current);
   return `${stem}.${stampOf(date)}${counter > 1 ? `-${counter}` : ''}${extension}`;
 }
