@@ -8,9 +8,10 @@ import { smallInteger } from './stat-many.js';
  * Skill files read ahead on a second thread while this one parses and checks them. A walk over
  * ten thousand skill folders spends a third of its time opening, reading and closing files;
  * the helper does that, in the walk's order, into a shared buffer, and this thread takes each
- * result when the walk asks for it. The helper runs the same safe read (`readFileWithin`), so a
- * result is the one a read here would give; anything it cannot hand over whole (a failed read,
- * a file larger than a slot) is read here again, as is any file it has not got to yet.
+ * result when the walk asks for it. The helper runs the common case of the same safe read (a
+ * regular file opened by its name, no link followed, read within the same bound), so a result is
+ * the one a read here would give; anything else (a link, a failed read, a file larger than a
+ * slot) is read here again, as is any file it has not got to yet.
  *
  * A helper takes 60-100 ms and about 9 MB to start, on the other core: worth it from a few
  * thousand folders (`READ_AHEAD_FROM`).

@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
+import { lstatSync, mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
@@ -106,15 +106,19 @@ describe('reading skill files ahead on a helper thread', () => {
         const read = direct.readFileWithin(path, 'SKILL.md', options);
         if (given !== undefined) expect(plain(given), name).toEqual(plain(read));
         // What the helper had read before the walk began is handed over, whenever it fits a
-        // slot; what it could not hand over whole (a failed read, a file larger than a slot) is
-        // read here. How much more it reads while the walk goes on is a matter of timing.
+        // slot and is no link; the rest (a failed read, a file larger than a slot, a link the
+        // read here follows inside the folder) is read here. How much more it reads while the
+        // walk goes on is a matter of timing.
         if (index < readAhead.SLOTS - 1) {
-          const fits = read.ok && read.bytes.length <= readAhead.SLOT_BYTES;
+          const link = lstatSync(join(path, 'SKILL.md'), { throwIfNoEntry: false });
+          const fits =
+            read.ok && read.bytes.length <= readAhead.SLOT_BYTES && link?.isSymbolicLink() !== true;
           expect(given !== undefined, name).toBe(fits);
           if (fits) early += 1;
         }
       }
-      expect(early).toBeGreaterThan(readAhead.SLOTS / 4);
+      // Two in ten of the tree are plain files that fit whatever the options.
+      expect(early).toBeGreaterThan(readAhead.SLOTS / 8);
       expect(ahead.served).toBeGreaterThanOrEqual(early);
       expect(ahead.served).toBeLessThan(names.length);
       ahead.stop();
