@@ -46,10 +46,12 @@ export function allowedToolsString(parsed: ParsedSkill): string | undefined {
 }
 
 /**
- * The reference-shaped properties, or undefined when name or description is missing, empty or
- * not text (the cases where the reference's read-properties fails).
+ * Name and description, trimmed, as `skillProperties` gives them (undefined in the same cases):
+ * all that a catalog shows, without the copies of the other fields.
  */
-export function skillProperties(parsed: ParsedSkill): SkillProperties | undefined {
+export function catalogProperties(
+  parsed: ParsedSkill,
+): { name: string; description: string } | undefined {
   const frontmatter = parsed.frontmatter;
   if (frontmatter === undefined) return undefined;
   const name = frontmatter.name;
@@ -58,6 +60,17 @@ export function skillProperties(parsed: ParsedSkill): SkillProperties | undefine
   const trimmedName = pythonStrip(name);
   const trimmedDescription = pythonStrip(description);
   if (trimmedName === '' || trimmedDescription === '') return undefined;
+  return { name: detachString(trimmedName), description: detachString(trimmedDescription) };
+}
+
+/**
+ * The reference-shaped properties, or undefined when name or description is missing, empty or
+ * not text (the cases where the reference's read-properties fails).
+ */
+export function skillProperties(parsed: ParsedSkill): SkillProperties | undefined {
+  const shown = catalogProperties(parsed);
+  if (shown === undefined) return undefined;
+  const frontmatter = parsed.frontmatter ?? {};
   const properties: {
     name: string;
     description: string;
@@ -65,7 +78,7 @@ export function skillProperties(parsed: ParsedSkill): SkillProperties | undefine
     compatibility?: string;
     'allowed-tools'?: string;
     metadata?: Record<string, string>;
-  } = { name: detachString(trimmedName), description: detachString(trimmedDescription) };
+  } = shown;
   if (typeof frontmatter.license === 'string')
     properties.license = detachString(frontmatter.license);
   if (typeof frontmatter.compatibility === 'string') {

@@ -1,7 +1,7 @@
 import type { SkillFileSystem } from '../deps.js';
 import type { Diagnostic } from '../diagnostics.js';
 import type { ReadLimits } from '../format/limits.js';
-import { type SkillProperties, skillProperties } from '../format/properties.js';
+import { catalogProperties, type SkillProperties, skillProperties } from '../format/properties.js';
 import { detachString } from '../format/unicode.js';
 import type { ValidationMode } from '../format/validate-fields.js';
 import type { YamlSource } from '../format/yaml-engine.js';
@@ -23,8 +23,11 @@ export interface CheckSkillOptions {
   /** `strict` (default) applies the specification; `lenient` checks as runtime loading does. */
   readonly mode?: ValidationMode;
   readonly limits?: Partial<ReadLimits>;
-  /** Compute the reference-shaped properties (default true). */
-  readonly properties?: boolean;
+  /**
+   * Compute the reference-shaped properties (default true); `'catalog'`: only the name and the
+   * description, all that a catalog shows.
+   */
+  readonly properties?: boolean | 'catalog';
   /** Check the body's relative links against the file system (default true). */
   readonly checkLinks?: boolean;
   /**
@@ -81,7 +84,11 @@ export function checkSkillDirectory(
     excerpts = lines;
   }
   const properties =
-    parsed === undefined || options.properties === false ? undefined : skillProperties(parsed);
+    parsed === undefined || options.properties === false
+      ? undefined
+      : options.properties === 'catalog'
+        ? catalogProperties(parsed)
+        : skillProperties(parsed);
   return {
     path: skill.directory,
     valid: reading.valid,

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Diagnostic } from '../../src/diagnostics.js';
-import { skillProperties } from '../../src/format/properties.js';
+import { catalogProperties, skillProperties } from '../../src/format/properties.js';
 import { validateSkill } from '../../src/format/validate.js';
 // Through the public entry, which gives the parser the YAML library.
 import { parseSkill } from '../../src/index.js';
@@ -237,5 +237,26 @@ describe('properties (reference read-properties shape)', () => {
     });
     expect(skillProperties(parsed)).toEqual({ name: 'demo', description: 'd' });
     expect(skillProperties(parseSkill('---\nname: demo\n---\n', { file: 'f' }))).toBeUndefined();
+  });
+
+  it('gives a catalog the name and description alone, in the same cases', () => {
+    for (const frontmatter of [
+      'name: "  demo "\ndescription: >\n  Does\n  things.\nlicense: MIT\nmetadata:\n  author: me',
+      'name: demo\ndescription: d',
+      'name: demo',
+      'name: demo\ndescription: "   "',
+      'name: 3\ndescription: d',
+      'description: d',
+    ]) {
+      const parsed = parseSkill(`---\n${frontmatter}\n---\n`, { file: 'f' });
+      const full = skillProperties(parsed);
+      expect(catalogProperties(parsed), frontmatter).toEqual(
+        full === undefined ? undefined : { name: full.name, description: full.description },
+      );
+    }
+    const parsed = parseSkill('---\nname: demo\ndescription: d\nlicense: MIT\n---\n', {
+      file: 'f',
+    });
+    expect(Object.keys(catalogProperties(parsed) ?? {})).toEqual(['name', 'description']);
   });
 });

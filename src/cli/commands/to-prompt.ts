@@ -27,9 +27,9 @@ export function run({ argv, io, deps }: CommandContext): number {
       pending = '';
     }
   };
-  // Only the properties are wanted: the fields are checked only when there are none, for the
-  // error that says why (a skill without them always has one in its frontmatter, which comes
-  // before any of the body's: the body is not checked).
+  // Only the name and description are wanted: the fields are checked only when there are none,
+  // for the error that says why (a skill without them always has one in its frontmatter, which
+  // comes before any of the body's: the body is not checked).
   const entryOf = (
     first: SkillCheck,
     directory: string,
@@ -38,7 +38,10 @@ export function run({ argv, io, deps }: CommandContext): number {
   ): AvailableSkillEntry | string => {
     const check =
       first.properties === undefined
-        ? checkForProperties(deps.fs, directory, skillFileName, { checkBody: false })
+        ? checkForProperties(deps.fs, directory, skillFileName, {
+            checkBody: false,
+            properties: 'catalog',
+          })
         : first;
     if (check.properties === undefined) {
       const error = check.diagnostics.find((diagnostic) => diagnostic.severity === 'error');
@@ -52,7 +55,10 @@ export function run({ argv, io, deps }: CommandContext): number {
   };
   const read = (directory: string, skillFileName: string) =>
     entryOf(
-      checkForProperties(deps.fs, directory, skillFileName, { checkFields: false }),
+      checkForProperties(deps.fs, directory, skillFileName, {
+        checkFields: false,
+        properties: 'catalog',
+      }),
       directory,
       skillFileName,
       deps.fs.realPath(directory) ?? directory,
@@ -83,7 +89,7 @@ export function run({ argv, io, deps }: CommandContext): number {
     checkSkillsInTree(
       deps.fs,
       target.directory,
-      { checkFields: false },
+      { checkFields: false, properties: 'catalog' },
       findings,
       ({ found, check }) => {
         const entry = entryOf(check, found.directory, found.skillFileName, found.realDirectory);
