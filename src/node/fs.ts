@@ -1,6 +1,5 @@
 import {
   closeSync,
-  constants,
   type Dirent,
   existsSync,
   fstatSync,
@@ -25,10 +24,10 @@ import type {
   SkillFileSystem,
 } from '../deps.js';
 import { notRegular } from '../read-results.js';
+import { READ_OPEN_FLAGS } from './open-flags.js';
 import { READ_AHEAD_FROM, type ReadAhead, startReadAhead } from './read-ahead.js';
 import { smallInteger, statusMany } from './stat-many.js';
 
-const OPEN_FLAGS = constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0) | (constants.O_NONBLOCK ?? 0);
 const SCRATCH_BYTES = 64 * 1024;
 // Both are found out or made on first use: importing this module does nothing but define things.
 let procFd: boolean | undefined;
@@ -167,7 +166,7 @@ function openThroughLinks(root: string, target: string): { fd: number } | ReadRe
   }
   let fd: number;
   try {
-    fd = openSync(real, OPEN_FLAGS);
+    fd = openSync(real, READ_OPEN_FLAGS);
   } catch (error) {
     return openFailure(error);
   }
@@ -238,7 +237,7 @@ function readFileWithin(
   let fd: number | undefined;
   if (!relativePath.includes('/')) {
     try {
-      fd = openSync(target, OPEN_FLAGS);
+      fd = openSync(target, READ_OPEN_FLAGS);
     } catch (error) {
       if (errorCode(error) !== 'ELOOP') return openFailure(error);
     }

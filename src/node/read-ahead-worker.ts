@@ -1,6 +1,7 @@
-import { closeSync, constants, fstatSync, openSync, readSync } from 'node:fs';
+import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
 import type { ReadWithinOptions } from '../deps.js';
 import { joinPath } from '../paths.js';
+import { READ_OPEN_FLAGS } from './open-flags.js';
 import {
   AGAIN,
   CLAIMED,
@@ -29,8 +30,6 @@ export interface ReadAheadWorkerData {
 /** How long the helper sleeps at a time while every slot is full. */
 const IDLE_MS = 20;
 
-const OPEN_FLAGS = constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0) | (constants.O_NONBLOCK ?? 0);
-
 /**
  * The common case of the safe read (`readFileWithin` in fs.ts), straight into a slot: the file
  * opened by its name without following a link, checked to be a regular file of known size, and
@@ -50,7 +49,7 @@ function readIntoSlot(
 ): boolean {
   let fd: number;
   try {
-    fd = openSync(path, OPEN_FLAGS);
+    fd = openSync(path, READ_OPEN_FLAGS);
   } catch {
     return false;
   }

@@ -18,6 +18,7 @@ import {
 import { dirname, join, relative, sep } from 'node:path';
 import type { NotStagedFile, NotStagedFiles, NotStagedReason } from '../deps.js';
 import { SkillhostError } from '../errors.js';
+import { READ_OPEN_FLAGS } from './open-flags.js';
 
 const MAX_STAGED_ENTRIES = 2000;
 const MAX_STAGED_BYTES = 64 * 1024 * 1024;
@@ -26,7 +27,6 @@ const MAX_STAGED_DEPTH = 16;
 const MAX_LISTED = 50;
 /** Folders a skill's scripts never get: version control and installed packages. */
 const EXCLUDED = new Set(['.git', 'node_modules']);
-const OPEN_FLAGS = constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK;
 
 /** A user and group id: whom a script runs as. */
 export interface StagingUser {
@@ -129,7 +129,7 @@ function openEntry(
 ): Opened | { readonly problem: 'symlink' | 'unreadable' | 'special' } {
   let fd: number;
   try {
-    fd = openSync(path, OPEN_FLAGS);
+    fd = openSync(path, READ_OPEN_FLAGS);
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     // ELOOP: the final name is a link (O_NOFOLLOW); ENXIO: a socket.

@@ -1,7 +1,6 @@
 import { createHash } from 'node:crypto';
 import {
   closeSync,
-  constants,
   fstatSync,
   lstatSync,
   mkdirSync,
@@ -17,6 +16,7 @@ import {
 import { join } from 'node:path';
 import type { SkillEnvironmentStatus } from '../deps.js';
 import { SkillhostError } from '../errors.js';
+import { READ_OPEN_FLAGS } from './open-flags.js';
 
 /**
  * The environments `skillhost setup` prepares for a skill's declared dependencies, one folder
@@ -35,7 +35,6 @@ const NOT_COPIED = new Set(['.npmrc', '.yarnrc', '.yarnrc.yml', '.pypirc', 'pip.
 const MAX_ENTRIES = 2000;
 const MAX_BYTES = 64 * 1024 * 1024;
 const MAX_DEPTH = 16;
-const OPEN_FLAGS = constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK;
 
 /** The dependency files a skill may ship, relative to it. */
 export const REQUIREMENTS_FILE = 'scripts/requirements.txt';
@@ -87,7 +86,7 @@ function skillEntries(root: string): SkillEntry[] {
 
 /** The bytes of a regular file, opened without following a link or blocking on a FIFO. */
 function readRegular(path: string): Buffer {
-  const fd = openSync(path, OPEN_FLAGS);
+  const fd = openSync(path, READ_OPEN_FLAGS);
   try {
     const status = fstatSync(fd);
     if (!status.isFile()) throw new SkillhostError('SCRIPT_NOT_STAGED', `${path} is not a file`);
